@@ -1,0 +1,40 @@
+# The README's two commands: `make demo` (the main job on embedded defaults) and `make test`.
+# Both install what they need first; every step is idempotent.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.cuagym-installed
+export PREFECT_HOME ?= $(CURDIR)/var/prefect
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+
+.PHONY: setup system demo test lint bench clean-var
+
+setup: system $(STAMP) guest
+
+system:
+	@bash infra/setup/system-deps.sh
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || python3 -m venv $(VENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	@touch $(STAMP)
+
+guest: $(STAMP)
+	@$(PY) -m flows.cli setup --quiet
+
+demo: setup
+	@$(VENV)/bin/cuagym synth --count 24 --seed 0 --workers 2
+
+test: setup
+	@$(VENV)/bin/ruff check .
+	@$(PY) -m pytest -q
+
+lint: $(STAMP)
+	@$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+bench: setup
+	@$(PY) bench/sandbox_overhead.py
+	@$(PY) bench/cogen_stages.py
+
+clean-var:
+	rm -rf var output

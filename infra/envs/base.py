@@ -1,0 +1,135 @@
+"""The env provider interface: what every place a task can run in (local sandbox, desktop, docker
+container, libvirt VM) offers to the pipeline.
+
+An `Env` is one guest with a home at /home/user. The pipeline provisions one per role (initial_env,
+golden_env, a rollout), runs scripts in it, reads a *state view* (what the Discriminator is allowed
+to see), and closes it. Richer providers add capabilities (snapshot/restore, screenshots, GUI input);
+callers check `env.capabilities` instead of catching surprises.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from infra.errors import EnvError
+from infra.sandbox import Limits, SandboxResult
+
+ScriptResult = SandboxResult
+
+
+class EnvRole(StrEnum):
+    INITIAL = "initial"
+    GOLDEN = "golden"
+    ROLLOUT = "rollout"
+    DEBUG = "debug"
+
+
+class Capability(StrEnum):
+    RUN_SCRIPT = "run_script"
+    STATE_VIEW = "state_view"
+    SNAPSHOT = "snapshot"
+    SCREENSHOT = "screenshot"
+    GUI_INPUT = "gui_input"
+    HUB = "hub"
+
+
+class FileEntry(BaseModel):
+    """One path under the guest home. Symlinks are reported, never followed."""
+
+    path: str  # relative to /home/user, POSIX separators
+    kind: Literal["file", "dir", "symlink", "other"]
+    size: int = 0
+    mode: str = "0644"
+    sha256: str | None = None
+    target: str | None = None  # symlink target as written, not resolved
+
+
+class StateView(BaseModel):
+    """What an env looks like from outside: its file tree (and, for web tasks, app state)."""
+
+    env_id: str
+    role: EnvRole
+    files: list[FileEntry]
+    app_state: dict[str, Any] | None = None
+    taken_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+
+    def entry(self, path: str) -> FileEntry | None:
+        return next((f for f in self.files if f.path == path), None)
+
+    def summary(self) -> str:
+        """A compact listing for prompts and reviews: one line per non-empty path."""
+        lines = []
+        for f in self.files:
+            if f.kind == "dir":
+                continue
+            detail = f"-> {f.target}" if f.kind == "symlink" else f"{f.size} B sha256:{(f.sha256 or '')[:12]}"
+            lines.append(f"{f.path}  [{f.kind} {f.mode}] {detail}")
+        return "\n".join(lines) or "(home holds only empty folders)"
+
+
+class Snapshot(BaseModel):
+    env_id: str
+    ref: str  # provider-specific: an archive path, a docker image id, a libvirt snapshot name
+
+
+class Env(abc.ABC):
+    """One guest. Use as a context manager so it is always closed."""
+
+    capabilities: frozenset[Capability] = frozenset({Capability.RUN_SCRIPT, Capability.STATE_VIEW})
+
+    def __init__(self, env_id: str, task_id: str, role: EnvRole) -> None:
+        self.id = env_id
+        self.task_id = task_id
+        self.role = role
+        self.closed = False
+
+    @abc.abstractmethod
+    def run_script(
+        self, source: str, *, name: str, limits: Limits | None = None, env: Mapping[str, str] | None = None
+    ) -> ScriptResult:
+        """Run a Python script (its source text) as `python3 <name>` in the guest."""
+
+    @abc.abstractmethod
+    def state_view(self) -> StateView: ...
+
+    @abc.abstractmethod
+    def read_file(self, path: str, *, max_bytes: int = 16 * 1024 * 1024) -> bytes:
+        """Bytes of a regular file under /home/user (`path` relative or absolute guest path)."""
+
+    def snapshot(self) -> Snapshot:
+        raise EnvError(f"{type(self).__name__} cannot snapshot", hint="check env.capabilities first")
+
+    def restore(self, snapshot: Snapshot) -> None:
+        raise EnvError(f"{type(self).__name__} cannot restore", hint="check env.capabilities first")
+
+    def screenshot(self) -> bytes:
+        raise EnvError(
+            f"{type(self).__name__} has no screen", hint="use the desktop provider for screenshots"
+        )
+
+    @abc.abstractmethod
+    def close(self) -> None: ...
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise EnvError(f"env {self.id} is closed", hint="provision a new env")
+
+    def __enter__(self) -> Env:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class EnvProvider(abc.ABC):
+    name: str
+
+    @abc.abstractmethod
+    def provision(self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None) -> Env:
+        """A fresh env for (task, role); from a snapshot when given, else an empty home."""
