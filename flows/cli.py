@@ -8,7 +8,6 @@ import functools
 import logging
 import os
 import sys
-from pathlib import Path
 
 import click
 from rich.console import Console
@@ -70,9 +69,12 @@ def setup(quiet: bool) -> None:
 
 
 # Sub-command groups live in flows/cli_<name>.py, one module per group.
+from flows.cli_data import export, scan, sql, verify  # noqa: E402
 from flows.cli_env import env  # noqa: E402
+from flows.cli_synth import synth  # noqa: E402
 
-main.add_command(env)
+for command in (synth, env, sql, verify, scan, export):
+    main.add_command(command)
 
 if __name__ == "__main__":
     main()

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from flows.cli import console, handle_errors
-from infra.guest import require_guest_python
 from infra.envs.local import SCRIPTS_DIR
+from infra.guest import require_guest_python
 from infra.sandbox import Bind, Isolation, Limits, run_in_sandbox
 from infra.settings import get_settings
 

@@ -149,6 +149,7 @@ def build_command(
     network: bool,
     guest_python: Path | None,
     identity_dir: Path,
+    masks: Sequence[str] = (),
 ) -> SandboxCommand:
     passwd, group = _identity_files(identity_dir)
     args = [
@@ -180,6 +181,11 @@ def build_command(
     args += _bind(home, GUEST_HOME, writable=True)
     for b in binds:
         args += _bind(b.src, b.dest, writable=b.writable)
+    for path in masks:  # hide a subtree of a bound directory behind an empty tmpfs
+        args += ["--tmpfs", path]
+    # The sandbox root is a scratch tmpfs holding the mount points; make it read-only too, so only
+    # /home/user and /tmp are writable (as in a VM whose system disk is protected).
+    args += ["--remount-ro", "/"]
     base_env = {
         "HOME": GUEST_HOME, "USER": "user", "LOGNAME": "user", "SHELL": "/bin/bash",
         "PATH": ":".join(path_dirs), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": "/tmp",
@@ -265,7 +271,7 @@ def _pump(proc: subprocess.Popen, limits: Limits, deadline: float) -> tuple[_Str
     return out, err, timed_out
 
 
-def _kill_tree(proc: subprocess.Popen, caps: cgroups.CgroupCaps | None) -> None:
+def kill_tree(proc: subprocess.Popen, caps: cgroups.CgroupCaps | None) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
     if caps is not None:
@@ -334,9 +340,9 @@ def _execute(
         out, err, timed_out = _pump(proc, limits, start + limits.timeout_s)
     finally:
         if proc.poll() is None:
-            _kill_tree(proc, cmd.caps)
+            kill_tree(proc, cmd.caps)
     if timed_out:
-        _kill_tree(proc, cmd.caps)
+        kill_tree(proc, cmd.caps)
     returncode = proc.wait()
     duration = time.monotonic() - start
     if not timed_out and returncode in (1, 125) and b"bwrap:" in bytes(err.head[:300]) and out.total == 0:
@@ -372,3 +378,4 @@ def _run_unisolated(argv, *, home, limits, env, stdin, guest_python) -> SandboxR
     full_env = {"HOME": str(home), "PATH": path, "LANG": "C.UTF-8", **env}
     cmd = SandboxCommand(["prlimit", f"--as={limits.memory_mb * 1024 * 1024}", "--", *argv], None, True)
     return _execute(cmd, limits, stdin, env=full_env, cwd=home)
+

@@ -17,7 +17,16 @@ import uuid
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
-from infra.envs.base import Capability, Env, EnvProvider, EnvRole, FileEntry, ScriptResult, Snapshot, StateView
+from infra.envs.base import (
+    Capability,
+    Env,
+    EnvProvider,
+    EnvRole,
+    FileEntry,
+    ScriptResult,
+    Snapshot,
+    StateView,
+)
 from infra.errors import EnvError
 from infra.guest import require_guest_python
 from infra.sandbox import GUEST_HOME, Bind, Isolation, Limits, prepare_home, run_in_sandbox

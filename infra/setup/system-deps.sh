@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages cuagym needs, only those missing (idempotent, quiet when all present).
 set -euo pipefail
-PACKAGES=(bubblewrap python3 python3-venv util-linux)
+PACKAGES=(bubblewrap python3 python3-venv util-linux chromium)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -1,0 +1,146 @@
+"""`cuagym sql | verify | scan | export`: look at, re-check and re-export what the factory made."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from flows.cli import console, handle_errors
+
+
+@click.command()
+@click.argument("query")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.")
+@handle_errors
+def sql(query: str, fmt: str, warehouse: Path | None) -> None:
+    """Run a read-only SQL QUERY against the warehouse snapshot.
+
+    Works while a synthesis run is writing: readers use a snapshot refreshed after each tuple,
+    so they never block the writer.
+
+    Example:
+
+        cuagym sql "SELECT status, count(*) FROM tuple_status GROUP BY ALL"
+    """
+    from infra.settings import get_settings
+    from warehouse.query import run_query
+
+    result = run_query(warehouse or get_settings().warehouse_path, query)
+    if fmt == "json":
+        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+        click.echo(json.dumps(rows, default=str, indent=2))
+    elif fmt == "csv":
+        writer = csv.writer(sys.stdout)
+        writer.writerow(result.columns)
+        writer.writerows(result.rows)
+    else:
+        table = Table(show_lines=False)
+        for col in result.columns:
+            table.add_column(col, overflow="fold")
+        for row in result.rows:
+            table.add_row(*["" if v is None else str(v) for v in row])
+        Console().print(table)  # results to stdout; counts and errors to stderr
+        console.print(f"{len(result.rows)} row(s)")
+
+
+@click.command()
+@click.argument("bundles", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@handle_errors
+def verify(bundles: tuple[Path, ...]) -> None:
+    """Re-check BUNDLE dirs from their own files in fresh sandboxes.
+
+    initial_setup.py alone must score 0.0; initial_setup.py then golden_patch.py must score 1.0.
+    Exits 1 if any bundle fails.
+
+    Example:
+
+        cuagym verify output/final/*
+    """
+    from rich.progress import track
+
+    from infra.envs.local import LocalProvider
+    from infra.settings import get_settings
+    from tasks.verify import verify_bundle
+
+    settings = get_settings()
+    provider = LocalProvider(settings.work_dir / "verify", settings.guest_venv_path)
+    table = Table(title="bundle verification")
+    for col in ("task", "initial", "golden", "result"):
+        table.add_column(col)
+    failed = 0
+    for bundle in track(bundles, description="verify", console=console):
+        check = verify_bundle(bundle, provider)
+        failed += not check.ok
+        table.add_row(check.task_id, str(check.reward_initial), str(check.reward_golden),
+                      "[green]ok[/]" if check.ok else f"[red]{'; '.join(check.problems)}[/]")  # fmt: skip
+    console.print(table)
+    console.print(f"{len(bundles) - failed}/{len(bundles)} bundles verified")
+    sys.exit(1 if failed else 0)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@handle_errors
+def scan(paths: tuple[Path, ...]) -> None:
+    """Statically scan reward.py files (or bundle dirs) for forbidden patterns.
+
+    Exits 1 if any forbidden pattern is found, 0 when every file is clean.
+
+    Example:
+
+        cuagym scan output/final/*/reward.py
+    """
+    from tasks.scan import scan_path
+
+    files = [p / "reward.py" if p.is_dir() else p for p in paths]
+    table = Table(title="reward scan")
+    for col in ("file", "line", "rule", "message"):
+        table.add_column(col, overflow="fold")
+    dirty = 0
+    for file in files:
+        findings = scan_path(file)
+        dirty += bool(findings)
+        for f in findings:
+            table.add_row(str(file), str(f.line), f.rule, f.message)
+    if dirty:
+        console.print(table)
+    console.print(f"{len(files) - dirty}/{len(files)} file(s) clean")
+    sys.exit(1 if dirty else 0)
+
+
+@click.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output dir (default ./output).")
+@handle_errors
+def export(out: Path | None) -> None:
+    """Re-export every verified tuple in the warehouse as a bundle, plus the Parquet of all tuples.
+
+    Example:
+
+        cuagym export --out /data/cuagym
+    """
+    from infra.settings import get_settings
+    from tasks.synthesize import reexport_all
+    from warehouse.store import Warehouse
+
+    settings = get_settings()
+    target = (out or settings.output_dir).resolve()
+    warehouse = Warehouse(settings.warehouse_path)
+    bundles = reexport_all(warehouse, target / "final")
+    rows = warehouse.export_parquet(target / "tuples.parquet")
+    warehouse.refresh_snapshot(force=True)
+    table = Table(title="export")
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    table.add_column("where")
+    table.add_row("bundles", str(len(bundles)), str(target / "final"))
+    table.add_row("parquet rows", str(rows), str(target / "tuples.parquet"))
+    console.print(table)

@@ -1,0 +1,118 @@
+"""`cuagym synth`: run the synthesis flow with a progress bar and a summary table."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from flows.cli import console, handle_errors
+
+
+class _ProgressHandler(logging.Handler):
+    """Moves a rich progress bar on the `tasks.progress` events the flow emits."""
+
+    def __init__(self, progress: Progress) -> None:
+        super().__init__(level=logging.INFO)
+        self.progress = progress
+        self.bar = None
+        self.counts: Counter[str] = Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        event = getattr(record, "cuagym_progress", None)
+        if not event or event.get("kind") != "tuples":
+            return
+        if self.bar is None:
+            self.bar = self.progress.add_task("tuples", total=event["total"], status="")
+        if event.get("status"):
+            self.counts[event["status"]] += 1
+        status = " ".join(f"{k}={v}" for k, v in sorted(self.counts.items()))
+        self.progress.update(self.bar, completed=event["done"], total=event["total"], status=status)
+
+
+def quiet_prefect_console(verbose: bool) -> None:
+    """Prefect's console logs every task run; the bar replaces them unless -v (the UI keeps them)."""
+    if not verbose:
+        os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING")
+
+
+@click.command()
+@click.option("--count", default=20, show_default=True, help="Tasks to sample in this run.")
+@click.option("--apps", default="", help="Comma-separated apps to restrict to (default: all).")
+@click.option("--backend", default="procedural", show_default=True, help="Agent backend.")
+@click.option("--workers", default=2, show_default=True, help="Tuples processed concurrently.")
+@click.option("--seed", type=int, default=None, help="Sampling seed (default: today's date).")
+@click.option("--max-rounds", default=5, show_default=True, help="Co-generation rounds per tuple.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output dir for bundles and Parquet (default ./output).")
+@click.option("--no-export", is_flag=True, help="Verify only; write no bundles.")
+@click.pass_context
+@handle_errors
+def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export):
+    """Synthesise verified tuples: sample, co-generate, scan, export.
+
+    Re-running with the same parameters resumes the run: finished tuples are read back from the
+    warehouse, not recomputed.
+
+    Example:
+
+        cuagym synth --count 20 --apps calc,writer --workers 2
+    """
+    verbose = (ctx.find_root().params.get("verbose") or 0) > 0
+    quiet_prefect_console(verbose)
+    from flows.synthesis import synthesis_flow
+    from tasks.models import SynthParams
+
+    params = SynthParams(count=count, apps=[a.strip() for a in apps.split(",") if a.strip()], backend=backend,
+                         workers=workers, seed=seed, max_rounds=max_rounds, out=str(out) if out else None,
+                         export=not no_export)  # fmt: skip
+    progress = Progress(TextColumn("[bold]synth"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.fields[status]}"), console=console)  # fmt: skip
+    handler = _ProgressHandler(progress)
+    progress_logger = logging.getLogger("tasks.progress")
+    progress_logger.addHandler(handler)
+    progress_logger.setLevel(logging.INFO)
+    try:
+        with progress:
+            summary = synthesis_flow(params)
+    finally:
+        progress_logger.removeHandler(handler)
+    print_summary(summary)
+    if any(o.reject_reason and o.reject_reason.value == "internal_error" for o in summary.outcomes):
+        sys.exit(1)
+
+
+def print_summary(summary) -> None:
+    from tasks.models import TupleStatus
+
+    table = Table(title=f"synthesis run {summary.run_id}")
+    for col in ("app", "tuples", "verified", "rejected", "resumed", "rounds (mean)", "s/tuple (mean)"):
+        table.add_column(col, justify="right" if col != "app" else "left")
+    by_app: dict[str, list] = {}
+    for o in summary.outcomes:
+        by_app.setdefault("+".join(o.apps), []).append(o)
+    for app, items in sorted(by_app.items()) + [("all", summary.outcomes)]:
+        ok = sum(o.status in (TupleStatus.VERIFIED, TupleStatus.EXPORTED) for o in items)
+        fresh = [o for o in items if not o.resumed]
+        table.add_row(app, str(len(items)), str(ok), str(len(items) - ok), str(len(items) - len(fresh)),
+                      f"{sum(o.rounds for o in items) / max(len(items), 1):.2f}",
+                      f"{sum(o.seconds for o in fresh) / max(len(fresh), 1):.2f}" if fresh else "-")  # fmt: skip
+    console.print(table)
+    reasons = Counter(o.reject_reason.value for o in summary.outcomes if o.reject_reason)
+    if reasons:
+        rt = Table(title="rejected by reason")
+        rt.add_column("reason")
+        rt.add_column("tuples", justify="right")
+        for reason, n in reasons.most_common():
+            rt.add_row(reason, str(n))
+        console.print(rt)
+    console.print(f"bundles:   {Path(summary.output) / 'final'}")
+    console.print(f"parquet:   {Path(summary.output) / 'tuples.parquet'}")
+    console.print(f"warehouse: {summary.warehouse}  (query: cuagym sql \"SELECT * FROM tuple_status\")")
+    console.print(f"wall time: {summary.seconds:.1f} s")

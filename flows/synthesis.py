@@ -1,0 +1,99 @@
+"""The synthesis flow: sample → (per tuple: co-generate → scan → export) → dataset export.
+
+A tuple is one Prefect task run (its rounds live inside it); at most `workers` run at once. Every
+step writes to the warehouse as it finishes, so re-running the same parameters resumes the run.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED
+from pathlib import Path
+
+from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
+from prefect.futures import wait
+
+from flows.retries import retry_transient
+from infra.settings import get_settings
+from tasks.models import RunSummary, SynthParams, TaskSpec, TupleOutcome, TupleStatus
+from tasks.plan import plan_batch
+from tasks.progress import report
+from tasks.runtime import build_context, output_dir, run_id_for
+from tasks.synthesize import TupleContext, record_failure, synthesize_tuple
+from warehouse.store import Warehouse
+
+
+@task(name="plan-batch", cache_policy=NO_CACHE)
+def plan_batch_task(params: SynthParams, run_id: str, warehouse: Warehouse) -> list[TaskSpec]:
+    return plan_batch(params, get_settings(), run_id, warehouse)
+
+
+@task(name="synthesize-tuple", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[1, 5],
+      retry_condition_fn=retry_transient)  # fmt: skip
+def synthesize_tuple_task(spec: TaskSpec, ctx: TupleContext) -> TupleOutcome:
+    return synthesize_tuple(spec, ctx)
+
+
+@task(name="export-dataset", cache_policy=NO_CACHE)
+def export_dataset_task(warehouse: Warehouse, target: Path) -> int:
+    return warehouse.export_parquet(target)
+
+
+@flow(name="synthesis")
+def synthesis_flow(params: SynthParams) -> RunSummary:
+    """Synthesise `params.count` tuples; returns the run summary (also stored in the warehouse)."""
+    logger = get_run_logger()
+    settings = get_settings()
+    started = time.monotonic()
+    run_id = run_id_for(params)
+    warehouse = Warehouse(settings.warehouse_path)
+    ctx = build_context(params, settings, run_id, warehouse)
+    warehouse.start_run(run_id, backend=params.backend, seed=params.resolved_seed(),
+                        git_rev=ctx.provenance.git_rev, params=params.model_dump(mode="json"))  # fmt: skip
+    specs = plan_batch_task(params, run_id, warehouse)
+    outcomes: list[TupleOutcome] = []
+    report("tuples", 0, len(specs))
+    try:
+        outcomes = _run_tuples(specs, ctx, params.workers, warehouse)
+    finally:
+        ctx.deps.discriminator.close()
+    rows = export_dataset_task(warehouse, output_dir(params, settings) / "tuples.parquet")
+    summary = RunSummary(run_id=run_id, outcomes=outcomes, seconds=round(time.monotonic() - started, 3),
+                         warehouse=str(settings.warehouse_path), output=str(output_dir(params, settings)))  # fmt: skip
+    verified = summary.count(TupleStatus.EXPORTED) + summary.count(TupleStatus.VERIFIED)
+    warehouse.finish_run(run_id, status="finished", summary={
+        "verified": verified, "rejected": summary.count(TupleStatus.REJECTED), "tuples": len(outcomes),
+        "parquet_rows": rows, "seconds": summary.seconds,
+    })  # fmt: skip
+    warehouse.refresh_snapshot(force=True)
+    logger.info("run %s: %d tuples, %d verified, %d rejected in %.1f s", run_id, len(outcomes), verified,
+                summary.count(TupleStatus.REJECTED), summary.seconds)  # fmt: skip
+    return summary
+
+
+def _run_tuples(specs: list[TaskSpec], ctx: TupleContext, workers: int, warehouse: Warehouse) -> list[TupleOutcome]:
+    """Keep at most `workers` tuple tasks in flight; report each as it finishes."""
+    pending = list(reversed(specs))
+    running = {}
+    outcomes: list[TupleOutcome] = []
+    while pending or running:
+        while pending and len(running) < workers:
+            spec = pending.pop()
+            running[synthesize_tuple_task.submit(spec, ctx)] = spec
+        done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+        for future in done:
+            spec = running.pop(future)
+            outcomes.append(_outcome(future, spec, ctx))
+            last = outcomes[-1]
+            report("tuples", len(outcomes), len(specs), task_id=spec.id, status=last.status.value,
+                   reason=last.reject_reason.value if last.reject_reason else "")  # fmt: skip
+            warehouse.refresh_snapshot()
+    return outcomes
+
+
+def _outcome(future, spec: TaskSpec, ctx: TupleContext) -> TupleOutcome:
+    try:
+        return future.result()
+    except Exception as exc:  # retries exhausted on a transient failure: record it, the batch goes on
+        return record_failure(spec, ctx, exc)

@@ -1,0 +1,1 @@
+"""The mock apps. Each subpackage exposes `APP: MockApp` (see infra/hub/registry.py)."""

@@ -1,0 +1,87 @@
+"""A long-lived process behind the same walls as infra/sandbox.py's one-shot runs."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from infra.errors import SandboxStartError
+from infra.sandbox import Bind, Limits, build_command, kill_tree, prepare_home
+
+
+class SandboxProcess:
+    """A long-lived sandboxed process spoken to over stdin/stdout, one JSON line per message.
+
+    Used for agent workers that must run behind the same walls as generated scripts (the
+    Discriminator). stderr goes to a host-side log file so it can never fill a pipe and stall.
+    """
+
+    def __init__(
+        self, argv: Sequence[str], *, home: Path, log_path: Path, limits: Limits | None = None,
+        env: Mapping[str, str] | None = None, binds: Sequence[Bind] = (), masks: Sequence[str] = (),
+        network: bool = False,
+    ) -> None:  # fmt: skip
+        prepare_home(home)
+        self.limits = limits or Limits(timeout_s=3600, memory_mb=4096)
+        self.cmd = build_command(argv, home=home, limits=self.limits, env=dict(env or {}), binds=binds,
+                                 network=network, guest_python=None, identity_dir=home.parent / ".identity",
+                                 masks=masks)  # fmt: skip
+        self.log_path = log_path
+        self._log = open(log_path, "ab")  # noqa: SIM115 - lives as long as the process
+        try:
+            self.proc = subprocess.Popen(self.cmd.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._log, start_new_session=True, close_fds=True)  # fmt: skip
+        except OSError as exc:
+            self.close()
+            raise SandboxStartError(f"could not start a sandboxed worker: {exc}",
+                                    hint="check that bwrap and prlimit are installed") from exc  # fmt: skip
+        self._buffer = b""
+
+    def request(self, line: bytes, *, timeout_s: float) -> bytes:
+        """Send one line, return the reply line. Raises TimeoutError or EOFError (worker died)."""
+        if self.proc.poll() is not None:
+            raise EOFError(f"worker exited with {self.proc.returncode}")
+        try:
+            self.proc.stdin.write(line.rstrip(b"\n") + b"\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise EOFError("worker closed its input") from None
+        deadline = time.monotonic() + timeout_s
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"worker gave no reply within {timeout_s:g} s")
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if ready:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise EOFError(f"worker exited with {self.proc.wait()}")
+                self._buffer += chunk
+        reply, _, self._buffer = self._buffer.partition(b"\n")
+        return reply
+
+    def stderr_tail(self, n: int = 2000) -> str:
+        try:
+            return self.log_path.read_bytes()[-n:].decode("utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def close(self) -> None:
+        proc = getattr(self, "proc", None)
+        if proc is not None and proc.poll() is None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                kill_tree(proc, self.cmd.caps)
+                proc.wait()
+        if self.cmd.caps is not None:
+            self.cmd.caps.remove()
+        self._log.close()

@@ -1,0 +1,106 @@
+"""Export verified tuples as OSWorld-compatible bundles (DESIGN.md §3.2) and the dataset as Parquet.
+
+A bundle is self-sufficient: `cuagym verify` re-checks it from its own files, and its config.json
+runs on *vanilla* OSWorld (desktop_env): setup is upload_file + execute, the evaluator runs
+reward.py through `vm_command_line` and `check_include_exclude` on "REWARD: 1.0" (binary there,
+partial credit here). Bundles are written to a temporary sibling and renamed into place, so a
+reader never sees half a bundle.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any
+
+from infra.errors import CuagymError
+from tasks.models import TaskSpec
+
+# OSWorld snapshot / related_apps names for our app ids.
+OSWORLD_APPS = {
+    "calc": "libreoffice_calc", "writer": "libreoffice_writer", "impress": "libreoffice_impress",
+    "vscode": "vscode", "files": "os",
+}  # fmt: skip
+GUEST_SETUP_DIR = "/tmp/cuagym"
+GUEST_REWARD = "/home/user/reward.py"
+
+
+class BundleError(CuagymError):
+    """A bundle directory is incomplete or unreadable."""
+
+
+BUNDLE_FILES = ("task.json", "config.json", "initial_setup.py", "golden_patch.py", "reward.py", "REVIEW.md")
+
+
+def osworld_config(spec: TaskSpec) -> dict[str, Any]:
+    """The vanilla OSWorld task config for a tuple (keys exactly as desktop_env expects)."""
+    apps = [OSWORLD_APPS.get(app, "chrome") for app in spec.apps]
+    return {
+        "id": spec.id,
+        "snapshot": apps[0],
+        "instruction": spec.instruction,
+        "source": f"cuagym/{spec.family}",
+        "config": [
+            {"type": "upload_file", "parameters": {"files": [
+                {"local_path": "initial_setup.py", "path": f"{GUEST_SETUP_DIR}/initial_setup.py"}]}},
+            {"type": "execute", "parameters": {"command": ["python3", f"{GUEST_SETUP_DIR}/initial_setup.py"]}},
+            {"type": "execute", "parameters": {"command": ["rm", "-f", f"{GUEST_SETUP_DIR}/initial_setup.py"]}},
+        ],
+        "trajectory": "trajectories/",
+        "related_apps": sorted(set(apps)),
+        "evaluator": {
+            "postconfig": [{"type": "upload_file", "parameters": {"files": [
+                {"local_path": "reward.py", "path": GUEST_REWARD}]}}],
+            "func": "check_include_exclude",
+            "result": {"type": "vm_command_line", "command": ["python3", GUEST_REWARD]},
+            "expected": {"type": "rule", "rules": {"include": ["REWARD: 1.0"], "exclude": []}},
+        },
+        "proxy": False,
+        "fixed_ip": False,
+        "possibility_of_env_change": "low",
+    }  # fmt: skip
+
+
+def write_bundle(
+    final_dir: Path, spec: TaskSpec, *, initial_setup_py: str, golden_patch_py: str, reward_py: str,
+    review_md: str, provenance: dict[str, Any],
+) -> Path:  # fmt: skip
+    """Write output/final/<task_id>/ atomically (replacing an older export of the same task)."""
+    final_dir.mkdir(parents=True, exist_ok=True)
+    target = final_dir / spec.id
+    staging = final_dir / f".staging-{spec.id}-{uuid.uuid4().hex[:8]}"
+    staging.mkdir()
+    task = {**spec.model_dump(mode="json"), "provenance": provenance}
+    files = {
+        "task.json": json.dumps(task, indent=2, default=str),
+        "config.json": json.dumps(osworld_config(spec), indent=2),
+        "initial_setup.py": initial_setup_py,
+        "golden_patch.py": golden_patch_py,
+        "reward.py": reward_py,
+        "REVIEW.md": review_md,
+    }
+    for name, text in files.items():
+        (staging / name).write_text(text, encoding="utf-8")
+    if target.exists():
+        old = final_dir / f".replaced-{spec.id}-{uuid.uuid4().hex[:8]}"
+        os.replace(target, old)
+        os.replace(staging, target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(staging, target)
+    return target
+
+
+def read_bundle(bundle: Path) -> tuple[TaskSpec, dict[str, str]]:
+    """The spec and script texts of an exported bundle; raises if a file is missing."""
+    missing = [name for name in BUNDLE_FILES if not (bundle / name).is_file()]
+    if missing:
+        raise BundleError(f"{bundle} is not a complete bundle: missing {missing}",
+                          hint="re-export it with `cuagym export`")  # fmt: skip
+    task = json.loads((bundle / "task.json").read_text())
+    task.pop("provenance", None)
+    spec = TaskSpec.model_validate(task)
+    return spec, {name: (bundle / name).read_text() for name in ("initial_setup.py", "golden_patch.py", "reward.py")}

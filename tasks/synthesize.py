@@ -1,0 +1,141 @@
+"""One tuple, end to end: co-generate, record every round, export if verified.
+
+This is the coarse unit the flow schedules (one Prefect task per tuple: per-round tasks would cost
+more in orchestration than the rounds themselves). It is resumable: a tuple that is already
+finished in the warehouse is read back, not recomputed; one that was cut off mid-way (a killed run)
+starts a new attempt, keeping the old attempt's rounds.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from infra.errors import TransientError
+from tasks.cogen import CogenDeps, cogenerate
+from tasks.export import write_bundle
+from tasks.models import FINISHED, Provenance, RejectReason, Round, TaskSpec, TupleOutcome, TupleStatus
+from tasks.skills import load_skill
+from warehouse.store import Warehouse
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TupleContext:
+    """Everything a tuple needs besides its spec; one per flow run, shared by worker threads."""
+
+    warehouse: Warehouse
+    deps: CogenDeps
+    skills_dir: Path
+    final_dir: Path
+    run_id: str
+    provenance: Provenance
+    export: bool = True
+
+
+def round_row(rnd: Round) -> dict:
+    return {
+        "task_id": rnd.task_id, "attempt": rnd.attempt, "round": rnd.number,
+        "verdict": rnd.review.verdict.value,
+        "reject_reason": rnd.reject_reason.value if rnd.reject_reason else None,
+        "reward_initial": rnd.review.initial.score if rnd.review.initial else None,
+        "reward_golden": rnd.review.golden.score if rnd.review.golden else None,
+        "conditions": [c.model_dump(mode="json") for c in rnd.review.conditions],
+        "review": rnd.review.model_dump(mode="json", exclude={"markdown"}),
+        "review_md": rnd.review.markdown, "timings": rnd.timings.model_dump(),
+        "initial_setup_py": rnd.scripts.initial_setup_py, "golden_patch_py": rnd.scripts.golden_patch_py,
+        "reward_py": rnd.scripts.reward_py, "started_at": rnd.started_at.replace(tzinfo=None),
+    }  # fmt: skip
+
+
+def _outcome_from_row(spec: TaskSpec, row: dict) -> TupleOutcome:
+    return TupleOutcome(task_id=spec.id, family=spec.family, apps=spec.apps, status=TupleStatus(row["status"]),
+                        rounds=row["rounds"] or 0, reject_reason=row["reject_reason"], seconds=row["seconds"] or 0.0,
+                        resumed=True, bundle=row["bundle_path"])  # fmt: skip
+
+
+def synthesize_tuple(spec: TaskSpec, ctx: TupleContext) -> TupleOutcome:
+    """Run (or resume) one tuple; returns its outcome. Only TransientError escapes (for a retry)."""
+    existing = ctx.warehouse.tuple_outcome(spec.id)
+    if existing is not None and existing["status"] in [s.value for s in FINISHED]:
+        if existing["status"] == TupleStatus.VERIFIED.value and ctx.export:
+            export_tuple(spec, ctx.warehouse, ctx.final_dir)  # the run died before exporting it
+            existing = ctx.warehouse.tuple_outcome(spec.id)
+        return _outcome_from_row(spec, existing)
+    start = time.monotonic()
+    skill = load_skill(ctx.skills_dir, spec.apps)
+    provenance = ctx.provenance.model_copy(update={"skill_hashes": skill.hashes})
+    attempt = ctx.warehouse.start_tuple(spec.id, ctx.run_id, provenance.model_dump())
+    rounds_done = 0
+
+    def persist(rnd: Round) -> None:
+        nonlocal rounds_done
+        findings = [f.model_dump() for f in rnd.review.findings]
+        ctx.warehouse.save_round(round_row(rnd), findings)
+        rounds_done = rnd.number
+
+    try:
+        result = cogenerate(spec, skill, ctx.deps, attempt=attempt, on_round=persist)
+    except TransientError:
+        raise  # the flow retries the tuple; a new attempt starts and old rounds stay
+    except Exception as exc:  # a pipeline bug must not sink the batch: record it on the tuple
+        log.exception("tuple %s failed inside the pipeline", spec.id)
+        return record_failure(spec, ctx, exc, rounds=rounds_done, seconds=time.monotonic() - start)
+    seconds = round(time.monotonic() - start, 4)
+    ctx.warehouse.finish_tuple(
+        spec.id, status=result.status.value, rounds=len(result.rounds), reward_initial=result.reward_initial,
+        reward_golden=result.reward_golden, reject_reason=result.reject_reason.value if result.reject_reason else None,
+        error=None, seconds=seconds,
+    )  # fmt: skip
+    bundle = None
+    if result.status is TupleStatus.VERIFIED and ctx.export:
+        bundle = export_tuple(spec, ctx.warehouse, ctx.final_dir)
+    return TupleOutcome(task_id=spec.id, family=spec.family, apps=spec.apps,
+                        status=TupleStatus.EXPORTED if bundle else result.status, rounds=len(result.rounds),
+                        reject_reason=result.reject_reason, seconds=seconds, bundle=bundle)  # fmt: skip
+
+
+def record_failure(spec: TaskSpec, ctx: TupleContext, exc: BaseException, *, rounds: int = 0,
+                   seconds: float = 0.0) -> TupleOutcome:  # fmt: skip
+    """Mark a tuple the pipeline itself failed on as rejected (internal_error) with the traceback."""
+    ctx.warehouse.finish_tuple(spec.id, status=TupleStatus.REJECTED.value, rounds=rounds, reward_initial=None,
+                               reward_golden=None, reject_reason=RejectReason.INTERNAL_ERROR.value,
+                               error="".join(traceback.format_exception(exc))[-4000:], seconds=seconds)  # fmt: skip
+    return TupleOutcome(task_id=spec.id, family=spec.family, apps=spec.apps, status=TupleStatus.REJECTED,
+                        rounds=rounds, reject_reason=RejectReason.INTERNAL_ERROR, seconds=seconds)  # fmt: skip
+
+
+def export_tuple(spec: TaskSpec, warehouse: Warehouse, final_dir: Path) -> str | None:
+    """Write the bundle of a verified tuple from what the warehouse holds; returns its path."""
+    accepted = warehouse.accepted_round(spec.id)
+    if accepted is None:
+        return None
+    provenance = json.loads(accepted["provenance"]) if accepted["provenance"] else {}
+    review = json.loads(accepted["review"])
+    provenance |= {
+        "rounds": accepted["round"], "attempt": accepted["attempt"],
+        "scores": {"initial": accepted["reward_initial"], "golden": accepted["reward_golden"]},
+        "scan": {"clean": not review.get("findings"), "findings": review.get("findings", [])},
+        "votes": [], "costs": {}, "created_at": str(accepted["created_at"]),
+    }  # fmt: skip
+    path = write_bundle(final_dir, spec, initial_setup_py=accepted["initial_setup_py"],
+                        golden_patch_py=accepted["golden_patch_py"], reward_py=accepted["reward_py"],
+                        review_md=accepted["review_md"], provenance=provenance)  # fmt: skip
+    warehouse.mark_exported(spec.id, str(path))
+    return str(path)
+
+
+def reexport_all(warehouse: Warehouse, final_dir: Path) -> list[str]:
+    """Re-write the bundle of every verified tuple (e.g. to a new output dir)."""
+    paths = []
+    for task_id in warehouse.verified_task_ids():
+        spec = TaskSpec.model_validate(warehouse.spec(task_id))
+        path = export_tuple(spec, warehouse, final_dir)
+        if path:
+            paths.append(path)
+    return paths

@@ -1,0 +1,50 @@
+"""Re-check an exported bundle from its own files, in fresh sandboxes (`cuagym verify`):
+initial_setup.py alone must score 0.0 and initial_setup.py then golden_patch.py must score 1.0."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from infra.envs.base import EnvProvider, EnvRole
+from infra.sandbox import Limits
+from tasks.export import read_bundle
+from tasks.grading import parse_grade
+
+
+class BundleCheck(BaseModel):
+    task_id: str
+    bundle: str
+    reward_initial: float | None
+    reward_golden: float | None
+    problems: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify_bundle(bundle: Path, provider: EnvProvider, limits: Limits | None = None) -> BundleCheck:
+    spec, scripts = read_bundle(bundle)
+    problems: list[str] = []
+    scores: dict[str, float | None] = {}
+    for label, steps in (("initial", ["initial_setup.py"]), ("golden", ["initial_setup.py", "golden_patch.py"])):
+        with provider.provision(spec.id, EnvRole.DEBUG) as env:
+            failed = False
+            for name in steps:
+                run = env.run_script(scripts[name], name=name, limits=limits)
+                if not run.ok:
+                    problems.append(f"{label}: {name} exited {run.exit_code}: {run.stderr.strip()[-300:]}")
+                    failed = True
+                    break
+            grade = None if failed else parse_grade(env.run_script(scripts["reward.py"], name="reward.py", limits=limits))
+        scores[label] = grade.score if grade else None
+        if grade is not None and grade.score is None:
+            problems.append(f"{label}: reward.py gave no score: {grade.error}")
+    if scores["initial"] is not None and scores["initial"] != 0.0:
+        problems.append(f"initial state scores {scores['initial']} (expected 0.0)")
+    if scores["golden"] is not None and scores["golden"] != 1.0:
+        problems.append(f"golden state scores {scores['golden']} (expected 1.0)")
+    return BundleCheck(task_id=spec.id, bundle=str(bundle), reward_initial=scores["initial"],
+                       reward_golden=scores["golden"], problems=problems)  # fmt: skip

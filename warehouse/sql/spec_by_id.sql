@@ -1,0 +1,1 @@
+SELECT spec FROM specs WHERE task_id = $task_id;

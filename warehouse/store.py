@@ -1,0 +1,190 @@
+"""The warehouse's write API: one method per thing a pipeline step records.
+
+Each method opens the file, runs one transaction and closes it (see warehouse/db.py for why), so a
+killed run loses at most the step that was in flight. Rows are plain dicts: the warehouse knows the
+schema, not the pipeline's pydantic models (dependencies point from tasks to warehouse, never back).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from warehouse.db import connect, migrate, sql, transaction
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY_S = 2.0
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, default=str)
+
+
+def snapshot_path_for(path: Path) -> Path:
+    return path.with_name(path.stem + ".snapshot.duckdb")
+
+
+class Warehouse:
+    """The single writer of one DuckDB file; thread-safe within the process."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path.resolve()
+        self.snapshot_path = snapshot_path_for(self.path)
+        self._lock = threading.RLock()
+        self._migrated = False
+        self._last_snapshot = 0.0
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self._lock:
+            con = connect(self.path)
+            try:
+                if not self._migrated:
+                    migrate(con)
+                    self._migrated = True
+                yield con
+            finally:
+                con.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self._connection() as con, transaction(con):
+            yield con
+
+    def _rows(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        with self._connection() as con:
+            cur = con.execute(sql(name), params)
+            cols = [d[0] for d in cur.description]
+            return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+
+    def ensure_schema(self) -> None:
+        with self._connection():
+            pass
+
+    # --- runs ------------------------------------------------------------------------------------
+
+    def start_run(self, run_id: str, *, backend: str, seed: int, git_rev: str, params: dict) -> None:
+        with self._write() as con:
+            con.execute(sql("insert_run"), {"run_id": run_id, "started_at": _now(), "backend": backend,
+                                            "seed": seed, "git_rev": git_rev, "params": _json(params)})  # fmt: skip
+
+    def finish_run(self, run_id: str, *, status: str, summary: dict) -> None:
+        with self._write() as con:
+            con.execute(sql("finish_run"), {"run_id": run_id, "finished_at": _now(), "status": status,
+                                            "summary": _json(summary)})  # fmt: skip
+
+    # --- specs -----------------------------------------------------------------------------------
+
+    def save_specs(self, run_id: str, specs: Sequence[dict]) -> None:
+        now = _now()
+        with self._write() as con:
+            for position, spec in enumerate(specs):
+                con.execute(sql("insert_spec"), {
+                    "task_id": spec["id"], "run_id": run_id, "position": position, "family": spec["family"],
+                    "template": spec["template"], "apps": spec["apps"], "platform": spec["platform"],
+                    "domain": spec["domain"], "difficulty": spec["difficulty"], "scenario": spec["scenario"],
+                    "persona": spec["persona"], "taxonomy_leaf": spec["taxonomy_leaf"], "seed": spec["seed"],
+                    "instruction": spec["instruction"], "spec": _json(spec), "created_at": now,
+                })  # fmt: skip
+                con.execute(sql("insert_run_task"), {"run_id": run_id, "task_id": spec["id"], "position": position})
+
+    def run_specs(self, run_id: str) -> list[dict]:
+        return [json.loads(r["spec"]) for r in self._rows("run_specs", {"run_id": run_id})]
+
+    # --- tuples and rounds -----------------------------------------------------------------------
+
+    def start_tuple(self, task_id: str, run_id: str, provenance: dict) -> int:
+        """Mark the tuple `generating` and return its attempt number (1, or previous + 1)."""
+        with self._write() as con:
+            row = con.execute(sql("start_tuple"), {"task_id": task_id, "run_id": run_id,
+                                                   "provenance": _json(provenance), "now": _now()}).fetchone()  # fmt: skip
+        return int(row[0])
+
+    def save_round(self, row: dict, findings: Sequence[dict] = ()) -> None:
+        """Record one finished round (and its scan findings) and the tuple's progress, atomically."""
+        keys = {k: row[k] for k in ("task_id", "attempt", "round", "verdict", "reject_reason", "reward_initial",
+                                    "reward_golden", "review_md", "initial_setup_py", "golden_patch_py",
+                                    "reward_py", "started_at")}  # fmt: skip
+        keys |= {"conditions": _json(row["conditions"]), "review": _json(row["review"]),
+                 "timings": _json(row["timings"])}  # fmt: skip
+        with self._write() as con:
+            con.execute(sql("insert_round"), keys)
+            for f in findings:
+                con.execute(sql("insert_finding"), {"task_id": row["task_id"], "attempt": row["attempt"],
+                                                    "round": row["round"], **f})  # fmt: skip
+            con.execute(sql("update_tuple_progress"), {
+                "task_id": row["task_id"], "rounds": row["round"], "reward_initial": row["reward_initial"],
+                "reward_golden": row["reward_golden"], "now": _now(),
+            })  # fmt: skip
+
+    def finish_tuple(self, task_id: str, *, status: str, rounds: int, reward_initial: float | None,
+                     reward_golden: float | None, reject_reason: str | None, error: str | None,
+                     seconds: float) -> None:  # fmt: skip
+        with self._write() as con:
+            con.execute(sql("finish_tuple"), {
+                "task_id": task_id, "status": status, "rounds": rounds, "reward_initial": reward_initial,
+                "reward_golden": reward_golden, "reject_reason": reject_reason, "error": error,
+                "seconds": seconds, "now": _now(),
+            })  # fmt: skip
+
+    def mark_exported(self, task_id: str, bundle_path: str) -> None:
+        with self._write() as con:
+            con.execute(sql("mark_exported"), {"task_id": task_id, "bundle_path": bundle_path, "now": _now()})
+
+    def tuple_outcome(self, task_id: str) -> dict | None:
+        rows = self._rows("tuple_outcome", {"task_id": task_id})
+        return rows[0] if rows else None
+
+    def accepted_round(self, task_id: str) -> dict | None:
+        rows = self._rows("accepted_round", {"task_id": task_id})
+        return rows[0] if rows else None
+
+    def spec(self, task_id: str) -> dict | None:
+        rows = self._rows("spec_by_id", {"task_id": task_id})
+        return json.loads(rows[0]["spec"]) if rows else None
+
+    def verified_task_ids(self) -> list[str]:
+        return [r["task_id"] for r in self._rows("verified_task_ids", {})]
+
+    # --- readers' copies -------------------------------------------------------------------------
+
+    def export_parquet(self, target: Path) -> int:
+        """Write every tuple (spec, status, final scripts) to `target` atomically; returns the row count."""
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp")
+        quoted = str(tmp).replace("'", "''")
+        with self._connection() as con:
+            con.execute(f"COPY ({sql('all_tuples_for_export')}) TO '{quoted}' (FORMAT PARQUET)")
+            count = con.execute(f"SELECT count(*) FROM read_parquet('{quoted}')").fetchone()[0]
+        os.replace(tmp, target)
+        return int(count)
+
+    def refresh_snapshot(self, *, force: bool = False) -> Path | None:
+        """Copy the warehouse to the snapshot file readers use (at most every SNAPSHOT_EVERY_S)."""
+        with self._lock:
+            if not force and time.monotonic() - self._last_snapshot < SNAPSHOT_EVERY_S:
+                return None
+            with self._connection() as con:
+                con.execute("CHECKPOINT")
+            tmp = self.snapshot_path.with_name(f".{self.snapshot_path.name}.{os.getpid()}.tmp")
+            shutil.copyfile(self.path, tmp)
+            # Readers holding the old snapshot keep their inode; new readers see the new one.
+            os.replace(tmp, self.snapshot_path)
+            self._last_snapshot = time.monotonic()
+            return self.snapshot_path
