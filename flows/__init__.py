@@ -11,6 +11,11 @@ from infra.settings import get_settings
 
 _settings = get_settings()
 os.environ.setdefault("PREFECT_HOME", str(_settings.var_dir / "prefect"))
+# Prefect creates only the last path component of its home; a fresh var dir needs the rest.
+os.makedirs(os.environ["PREFECT_HOME"], exist_ok=True)
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "tasks,warehouse,infra,training")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# A first start migrates a fresh SQLite database; on a loaded 2-core machine that can exceed the
+# default 20 s the ephemeral API is given.
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")

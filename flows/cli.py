@@ -43,7 +43,12 @@ def main(verbose: int) -> None:
     """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     level = {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG)
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    # The handler's level, not the root's, is what filters records propagated from child loggers
+    # (Prefect's run loggers are at INFO and would otherwise print every task run).
+    handler.setLevel(level)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(handler)
 
 
 @main.command()
@@ -71,9 +76,10 @@ def setup(quiet: bool) -> None:
 # Sub-command groups live in flows/cli_<name>.py, one module per group.
 from flows.cli_data import export, scan, sql, verify  # noqa: E402
 from flows.cli_env import env  # noqa: E402
+from flows.cli_hub import hub  # noqa: E402
 from flows.cli_synth import synth  # noqa: E402
 
-for command in (synth, env, sql, verify, scan, export):
+for command in (synth, env, hub, sql, verify, scan, export):
     main.add_command(command)
 
 if __name__ == "__main__":

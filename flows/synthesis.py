@@ -7,12 +7,11 @@ step writes to the warehouse as it finishes, so re-running the same parameters r
 from __future__ import annotations
 
 import time
-from concurrent.futures import FIRST_COMPLETED
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
-from prefect.futures import wait
+from prefect.futures import as_completed
 
 from flows.retries import retry_transient
 from infra.settings import get_settings
@@ -81,14 +80,14 @@ def _run_tuples(specs: list[TaskSpec], ctx: TupleContext, workers: int, warehous
         while pending and len(running) < workers:
             spec = pending.pop()
             running[synthesize_tuple_task.submit(spec, ctx)] = spec
-        done, _ = wait(list(running), return_when=FIRST_COMPLETED)
-        for future in done:
+        for future in as_completed(list(running)):
             spec = running.pop(future)
             outcomes.append(_outcome(future, spec, ctx))
             last = outcomes[-1]
             report("tuples", len(outcomes), len(specs), task_id=spec.id, status=last.status.value,
                    reason=last.reject_reason.value if last.reject_reason else "")  # fmt: skip
             warehouse.refresh_snapshot()
+            break  # refill the window before waiting again
     return outcomes
 
 

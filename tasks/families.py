@@ -18,6 +18,7 @@ Families live in skills/<app>/families/*.py and are found by `load_families`.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import inspect
@@ -117,6 +118,23 @@ def rewardkit_source() -> str:
     return body
 
 
+def _names(fn: Callable) -> set[str]:
+    return {n.id for n in ast.walk(ast.parse(_function_source(fn))) if isinstance(n, ast.Name)}
+
+
+def _helpers_used(fn: Callable, helpers: tuple[Callable, ...]) -> list[Callable]:
+    """The helpers `fn` reaches (directly or through other helpers), in declaration order: a
+    reward.py must not carry the patch's file-editing code, nor a setup script the checks."""
+    by_name = {h.__name__: h for h in helpers}
+    needed: set[str] = set()
+    frontier = _names(fn) & by_name.keys()
+    while frontier:
+        name = frontier.pop()
+        needed.add(name)
+        frontier |= (_names(by_name[name]) & by_name.keys()) - needed
+    return [h for h in helpers if h.__name__ in needed]
+
+
 def render_script(
     kind: ScriptKind, fn: Callable, spec: TaskSpec, *, helpers: tuple[Callable, ...] = ()
 ) -> str:
@@ -135,7 +153,7 @@ def render_script(
     parts = ["\n".join(header)]
     if kind == "reward":
         parts.append("# --- rewardkit: weighted, guarded components ---\n" + rewardkit_source())
-    parts += [_function_source(h) for h in helpers]
+    parts += [_function_source(h) for h in _helpers_used(fn, helpers)]
     parts.append(_function_source(fn))
     call = f"    {fn.__name__}(P)\n"
     if kind == "reward":
@@ -181,6 +199,9 @@ def _validate(cls: type[Family], path: Path) -> None:
                            "golden_patch", "reward", "near_miss") if not hasattr(cls, a)]  # fmt: skip
     if missing:
         raise ConfigError(f"family {cls.id} in {path} lacks {missing}", hint="see tasks/families.py Family")
+    if cls.leaves[0].split("/")[0] != cls.apps[0]:
+        raise ConfigError(f"family {cls.id}: first leaf {cls.leaves[0]!r} is not in its primary app {cls.apps[0]!r}",
+                          hint="apps[0] is the primary app and leaves[0] becomes the task's taxonomy leaf")  # fmt: skip
     if set(cls.templates) != set(Wording):
         raise ConfigError(
             f"family {cls.id} has wordings {sorted(cls.templates)}; every style is required",

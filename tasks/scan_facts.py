@@ -1,9 +1,10 @@
-"""What the reward scanner knows about one parsed reward.py: the facts every rule in tasks/scan_rules.py
-reads, computed once per file.
+"""What the reward scanner knows about one parsed reward.py, computed once per file: import aliases,
+functions, name bindings, control context and what code inspects. tasks/scan_credit.py adds where
+credit is given; the rules (tasks/scan_rules.py, tasks/scan_access.py) read both.
 
 The analysis is deliberately name-based and flow-insensitive (a name means the same thing everywhere
 in the file): reward scripts are small, single-purpose files, and a heuristic that errs towards
-"this name may depend on the state" keeps legitimate rewards clean. Three questions drive it:
+"this name may depend on the state" keeps legitimate rewards clean. Two questions drive it:
 
 - *What decides whether a statement runs?* (`context`): enclosing if/while/for tests, earlier
   statements in the same block that may exit (`if not path.exists(): print("REWARD: 0.0"); return`),
@@ -11,10 +12,7 @@ in the file): reward scripts are small, single-purpose files, and a heuristic th
 - *What does an expression inspect?* (`inspect`): file content (reads, listings, hub requests) and
   existence probes, with their polarity (`not p.exists()` is an absence check), followed through local
   functions and through the names it uses (each name inherits what its bindings inspect, including the
-  tests that guard the binding: `ok = False` inside `if row.value is None` depends on the sheet).
-- *Where is credit given?* (`credits`): additions to a score-like variable, positive score
-  assignments, and `REWARD:` prints.
-"""
+  tests that guard the binding: `ok = False` inside `if row.value is None` depends on the sheet)."""
 
 from __future__ import annotations
 
@@ -25,9 +23,6 @@ from dataclasses import dataclass, field
 SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-SCORE_RE = re.compile(r"score|reward|earned|points|credit", re.I)
-NOT_SCORE_RE = re.compile(r"max|possible|weight|total", re.I)  # denominators are not credit
-REWARD_TEXT_RE = re.compile(r"^\s*REWARD\s*:\s*(\S*)")
 EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "os.abort"}
 EXISTS_CALLS = {"exists", "isfile", "isdir", "lexists", "islink", "is_file", "is_dir", "is_symlink"}
 GLOB_CALLS = {"glob", "iglob", "rglob"}
@@ -40,7 +35,6 @@ XML_PARSERS = re.compile(r"ElementTree|etree|minidom|^ET$|^ET\.")
 REQUEST_METHODS = {"get", "post", "put", "patch", "delete", "head", "options", "request"}
 WRAPPERS = {"list", "sorted", "tuple", "set"}  # transparent around a glob result
 TRUTH_CALLS = {"bool", "len", "any", "all"}
-CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.JoinedStr)
 
 
 @dataclass(frozen=True)
@@ -81,57 +75,20 @@ class Binding:
 
 @dataclass
 class Context:
+    """What decides whether a node runs: tests and exits (`guards`), the loops around it (`loops`: the
+    iterated expressions, or the while test) and the except handler it sits in, if any."""
+
     guards: list[ast.AST]
-    looped: bool
+    loops: list[ast.AST]
     handler: ast.ExceptHandler | None
+
+    @property
+    def looped(self) -> bool:
+        return bool(self.loops)
 
     @property
     def conditional(self) -> bool:
         return bool(self.guards) or self.looped
-
-
-@dataclass
-class Credit:
-    """A place where score is given: `score += v`, `score = v` (v > 0) or a positive REWARD print."""
-
-    node: ast.AST
-    kind: str  # increment | assign | print
-    target: str | None
-    value: ast.expr | None
-    literal: float | None
-
-
-def number(node: ast.AST | None) -> float | None:
-    """The numeric value of a literal (True counts as 1), seen through str()/float()/round()."""
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args and \
-            node.func.id in {"str", "float", "int", "round", "bool"}:  # fmt: skip
-        node = node.args[0]
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = number(node.operand)
-        return None if inner is None else -inner
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, str):
-        return float(node.value)
-    return None
-
-
-def names_in(node: ast.AST | None, *, skip_divisors: bool = False) -> set[str]:
-    """Names read by an expression (not called functions; optionally not what it divides by)."""
-    found: set[str] = set()
-    stack = [node] if node is not None else []
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, ast.Name) and isinstance(cur.ctx, ast.Load):
-            found.add(cur.id)
-        elif isinstance(cur, ast.Call):
-            stack.extend([*cur.args, *(k.value for k in cur.keywords)])
-            if isinstance(cur.func, ast.Attribute):
-                stack.append(cur.func.value)
-            continue
-        elif skip_divisors and isinstance(cur, ast.BinOp) and isinstance(cur.op, ast.Div):
-            stack.append(cur.left)
-            continue
-        stack.extend(ast.iter_child_nodes(cur))
-    return found
 
 
 def walk_local(nodes: list[ast.AST]):
@@ -143,39 +100,37 @@ def walk_local(nodes: list[ast.AST]):
         stack.extend(c for c in ast.iter_child_nodes(cur) if not isinstance(c, DEFS))
 
 
-class Facts:
-    """Parents, import aliases, functions, bindings, score names, REWARD prints and credits of a tree."""
+class TreeFacts:
+    """Parents, import aliases, functions, bindings, control context and inspections of a tree."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
+        self.nodes = list(ast.walk(tree))  # every rule walks the whole file; walk it once
+        self._contexts: dict[int, Context] = {}
+        self._guards_before: dict[int, tuple[ast.AST, ...]] | None = None
         self.parents: dict[ast.AST, ast.AST] = {}
-        for node in ast.walk(tree):
+        for node in self.nodes:
             for child in ast.iter_child_nodes(node):
                 self.parents[child] = node
         self.aliases = self._aliases()
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
-        for node in ast.walk(tree):
+        for node in self.nodes:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.setdefault(node.name, []).append(node)
         self.bindings = self._bindings()
         self.sessions = self._session_names()
         self.glob_names = {name for name, binds in self.bindings.items()
                            if all(b.value is not None and self._is_glob_call(b.value) for b in binds)}  # fmt: skip
+        self._summaries: dict[int, tuple[Inspection, frozenset, frozenset]] = {}
         self.fn_insp: dict[str, Inspection] = {}
         self.name_insp: dict[str, Inspection] = {}
         self._solve()
-        self.reward_prints = [(call, value, lit) for call in ast.walk(tree) if isinstance(call, ast.Call)
-                              for value, lit in [self.reward_value(call)] if value is not None or lit is not None]  # fmt: skip
-        self.score_names = self._score_names()
-        self.credits = self._credits()
-        self.components = [fn for defs in self.functions.values() for fn in defs
-                           if any(self._decorator_name(d) == "component" for d in fn.decorator_list)]  # fmt: skip
 
     # --- names --------------------------------------------------------------------------------------
 
     def _aliases(self) -> dict[str, str]:
         aliases: dict[str, str] = {}
-        for node in ast.walk(self.tree):
+        for node in self.nodes:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
@@ -198,11 +153,6 @@ class Facts:
         func = call.func
         return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
 
-    def _decorator_name(self, deco: ast.expr) -> str | None:
-        target = deco.func if isinstance(deco, ast.Call) else deco
-        qual = self.qualname(target)
-        return qual.rsplit(".", 1)[-1] if qual else None
-
     def _bindings(self) -> dict[str, list[Binding]]:
         out: dict[str, list[Binding]] = {}
 
@@ -211,7 +161,7 @@ class Facts:
                 sources = [*([value] if value is not None else []), *self.context(node).guards]
                 out.setdefault(name, []).append(Binding(name, node, value, kind, sources))
 
-        for node in ast.walk(self.tree):
+        for node in self.nodes:
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     bind(t, node, node.value, "assign")
@@ -229,56 +179,58 @@ class Facts:
                 out.setdefault(node.arg, []).append(Binding(node.arg, node, None, "param"))
         return out
 
-    def constant_value(self, name: str) -> float | None:
-        """The value of a name bound only to numeric literals, unconditionally; None otherwise."""
-        binds = self.bindings.get(name, [])
-        if not binds or any(b.kind != "assign" or number(b.value) is None or self.context(b.node).conditional
-                            for b in binds):  # fmt: skip
-            return None
-        last = max(binds, key=lambda b: (b.node.lineno, b.node.col_offset))
-        return number(last.value)
-
     # --- control context ----------------------------------------------------------------------------
 
     def context(self, node: ast.AST) -> Context:
         """What decides whether `node` runs, up to its enclosing function or module."""
+        if id(node) not in self._contexts:
+            self._contexts[id(node)] = self._context(node)
+        return self._contexts[id(node)]
+
+    def _context(self, node: ast.AST) -> Context:
         guards: list[ast.AST] = []
-        looped, handler = False, None
+        loops: list[ast.AST] = []
+        handler = None
         child, parent = node, self.parents.get(node)
         while parent is not None:
             if isinstance(parent, ast.If | ast.While | ast.IfExp) and child is not parent.test:
                 if not _is_main_guard(parent.test):
                     guards.append(parent.test)
-                looped = looped or isinstance(parent, ast.While)
+                if isinstance(parent, ast.While):
+                    loops.append(parent.test)
             elif isinstance(parent, ast.For | ast.AsyncFor) and child is not parent.iter:
                 guards.append(parent.iter)
-                looped = True
+                loops.append(parent.iter)
             elif isinstance(parent, ast.BoolOp):
                 guards.extend(parent.values[: next(i for i, v in enumerate(parent.values) if v is child)])
             elif isinstance(parent, COMPREHENSIONS) and not isinstance(child, ast.comprehension):
                 guards.extend(x for g in parent.generators for x in (g.iter, *g.ifs))
-                looped = True
+                loops.extend(g.iter for g in parent.generators)
             elif isinstance(parent, ast.match_case):
                 guards.append(self.parents[parent].subject)
             elif isinstance(parent, ast.ExceptHandler) and handler is None:
                 handler = parent
-            guards.extend(self._exit_guards(parent, child))
+            guards.extend(self._exit_guards(child))
             if isinstance(parent, SCOPES):
                 break
             child, parent = parent, self.parents.get(parent)
-        return Context(guards, looped, handler)
+        return Context(guards, loops, handler)
 
-    def _exit_guards(self, parent: ast.AST, child: ast.AST) -> list[ast.AST]:
+    def _exit_guards(self, child: ast.AST) -> tuple[ast.AST, ...]:
         # Earlier statements that may leave the block decide whether `child` runs at all:
         # `if not path.exists(): return 0.0` guards everything after it.
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(parent, name, None)
-            if isinstance(block, list):
-                for i, stmt in enumerate(block):
-                    if stmt is child:
-                        return [s for s in block[:i] if isinstance(s, ast.Assert) or
-                                (not isinstance(s, DEFS) and self.may_exit(s) and not isinstance(s, ast.Return | ast.Raise))]  # fmt: skip
-        return []
+        if self._guards_before is None:
+            self._guards_before = {}
+            for node in self.nodes:
+                for name in ("body", "orelse", "finalbody"):
+                    block = getattr(node, name, None)
+                    before: tuple[ast.AST, ...] = ()
+                    for stmt in block if isinstance(block, list) else ():  # Lambda/IfExp bodies are expressions
+                        self._guards_before[id(stmt)] = before
+                        if isinstance(stmt, ast.Assert) or (not isinstance(stmt, (*DEFS, ast.Return, ast.Raise))
+                                                            and self.may_exit(stmt)):  # fmt: skip
+                            before = (*before, stmt)
+        return self._guards_before.get(id(child), ()) if isinstance(child, ast.stmt) else ()
 
     def may_exit(self, stmt: ast.AST) -> bool:
         for node in walk_local([stmt]):
@@ -312,8 +264,11 @@ class Facts:
         if qual.startswith("requests.") and qual.rsplit(".", 1)[-1] in REQUEST_METHODS:
             return True
         func = call.func
-        return isinstance(func, ast.Attribute) and func.attr in REQUEST_METHODS and isinstance(func.value, ast.Name) \
-            and func.value.id in self.sessions  # fmt: skip
+        if not (isinstance(func, ast.Attribute) and func.attr in REQUEST_METHODS):
+            return False
+        if isinstance(func.value, ast.Call):  # requests.Session().get(...)
+            return (self.qualname(func.value.func) or "").lower() == "requests.session"
+        return isinstance(func.value, ast.Name) and func.value.id in self.sessions
 
     def _session_names(self) -> set[str]:
         return {name for name, binds in self.bindings.items() for b in binds
@@ -337,33 +292,46 @@ class Facts:
 
     def inspect(self, *nodes: ast.AST) -> Inspection:
         """What the given code looks at, through local functions and the names it reads."""
-        result = NOTHING
+        base, names, calls = self._summary(nodes)
+        result = base
+        for name in names:
+            result |= self.name_insp.get(name, NOTHING)
+        for fn, negated in calls:
+            found = self.fn_insp.get(fn, NOTHING)
+            result |= found.flipped() if negated else found
+        return result
+
+    def _summary(self, nodes: tuple[ast.AST, ...]) -> tuple[Inspection, frozenset, frozenset]:
+        """One walk of `nodes`: what they inspect directly, the names they read, the local functions
+        they call (with polarity). Cached: the fixed point re-inspects the same code many times."""
+        if len(nodes) != 1:
+            base, names, calls = NOTHING, frozenset(), frozenset()
+            for node in nodes:  # per node, so a long run of guards is walked once, not once per user
+                b, n, c = self._summary((node,))
+                base, names, calls = base | b, names | n, calls | c
+            return base, names, calls
+        key = id(nodes[0])
+        if key in self._summaries:
+            return self._summaries[key]
+        base, names, calls = NOTHING, set(), set()
         stack = [(n, False) for n in nodes if not isinstance(n, DEFS)]
         while stack:
             node, negated = stack.pop()
             if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 stack.append((node.operand, not negated))
                 continue
-            if isinstance(node, ast.Call):
-                result |= self._call_inspection(node, negated)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.functions:
+                calls.add((node.func.id, negated))
+            elif isinstance(node, ast.Call) and (kind := self.call_kind(node)):
+                base |= _probe(negated) if kind == "exists" else Inspection(reads=True)
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 if node.id in self.glob_names and self._truth_context(node):
-                    result |= Inspection(exists_neg=True) if negated else Inspection(exists_pos=True)
+                    base |= _probe(negated)
                 else:
-                    result |= self.name_insp.get(node.id, NOTHING)
+                    names.add(node.id)
             stack.extend((c, negated) for c in ast.iter_child_nodes(node) if not isinstance(c, DEFS))
+        self._summaries[key] = result = (base, frozenset(names), frozenset(calls))
         return result
-
-    def _call_inspection(self, call: ast.Call, negated: bool) -> Inspection:
-        if isinstance(call.func, ast.Name) and call.func.id in self.functions:
-            found = self.fn_insp.get(call.func.id, NOTHING)
-            return found.flipped() if negated else found
-        kind = self.call_kind(call)
-        if kind == "read":
-            return Inspection(reads=True)
-        if kind == "exists":
-            return Inspection(exists_neg=True) if negated else Inspection(exists_pos=True)
-        return NOTHING
 
     def _solve(self) -> None:
         # Functions and names feed each other (x = helper(); def helper(): return wb[...]): iterate to
@@ -390,75 +358,6 @@ class Facts:
             if not changed:
                 return
 
-    # --- credit -------------------------------------------------------------------------------------
-
-    def reward_value(self, call: ast.Call) -> tuple[ast.expr | None, float | None]:
-        """For a call printing `REWARD: ...`: (the printed expression, its literal value if any)."""
-        qual = self.qualname(call.func)
-        if qual not in {"print", "sys.stdout.write"} or not call.args:
-            return None, None
-        first = call.args[0]
-        text = _leading_text(first)
-        match = REWARD_TEXT_RE.match(text) if text is not None else None
-        if match is None:
-            return None, None
-        value: ast.expr | None = None
-        if len(call.args) > 1:
-            value = call.args[1]
-        elif isinstance(first, ast.JoinedStr):
-            value = next((v.value for v in first.values if isinstance(v, ast.FormattedValue)), None)
-        elif isinstance(first, ast.BinOp) and isinstance(first.op, ast.Add | ast.Mod):
-            value = first.right.elts[0] if isinstance(first.right, ast.Tuple) and first.right.elts else first.right
-        elif isinstance(first, ast.Call) and first.args:  # "REWARD: {}".format(x)
-            value = first.args[0]
-        if value is None:
-            try:
-                return None, float(match.group(1))
-            except ValueError:
-                return None, None
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            try:
-                return value, float(value.value)
-            except ValueError:
-                return value, None
-        literal = number(value)
-        inner = _unwrap(value)
-        if literal is None and isinstance(inner, ast.Name):
-            literal = self.constant_value(inner.id)  # score = 1.0 ... print(f"REWARD: {score}")
-        return value, literal
-
-    def _score_names(self) -> set[str]:
-        bound = {n for n, binds in self.bindings.items() if any(b.kind in ("assign", "aug") for b in binds)}
-        names = {n for n in bound if SCORE_RE.search(n) and not NOT_SCORE_RE.search(n)
-                 and not any(isinstance(b.value, CONTAINERS) for b in self.bindings[n])}  # data, not a score
-        frontier = {n for _, value, _ in self.reward_prints for n in names_in(value, skip_divisors=True)}
-        # what the printed value is computed from is score too (final = min(pts, 1.0) -> pts)
-        while frontier - names:
-            names |= frontier
-            frontier = {m for n in frontier for b in self.bindings.get(n, []) if b.kind in ("assign", "aug")
-                        for m in names_in(b.value, skip_divisors=True)}  # fmt: skip
-        return {n for n in names if n in bound or n in self.bindings}
-
-    def _credits(self) -> list[Credit]:
-        credits: list[Credit] = []
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and \
-                    isinstance(node.target, ast.Name) and node.target.id in self.score_names:  # fmt: skip
-                credits.append(Credit(node, "increment", node.target.id, node.value, number(node.value)))
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                    and node.targets[0].id in self.score_names:  # fmt: skip
-                target, value = node.targets[0].id, node.value
-                if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) and \
-                        isinstance(value.left, ast.Name) and value.left.id == target:  # fmt: skip
-                    credits.append(Credit(node, "increment", target, value.right, number(value.right)))
-                elif (lit := number(value)) is not None and lit > 0:
-                    credits.append(Credit(node, "assign", target, value, lit))
-        for call, value, lit in self.reward_prints:
-            if lit is not None and lit > 0:
-                credits.append(Credit(call, "print", None, value, lit))
-        return credits
-
-
 def _target_names(target: ast.AST):
     """Names a binding target rebinds; `book[key] = ...` changes `book` (but not `key`)."""
     if isinstance(target, ast.Tuple | ast.List):
@@ -471,25 +370,8 @@ def _target_names(target: ast.AST):
         yield target.id
 
 
-def _unwrap(node: ast.AST | None) -> ast.AST | None:
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args and \
-            node.func.id in {"str", "float", "round", "min", "max"}:  # fmt: skip
-        node = node.args[0]
-    return node
-
-
-def _leading_text(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        if node.values and isinstance(node.values[0], ast.Constant):
-            return "".join(str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values)
-        return None
-    if isinstance(node, ast.BinOp):
-        return _leading_text(node.left)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-        return _leading_text(node.func.value)
-    return None
+def _probe(negated: bool) -> Inspection:
+    return Inspection(exists_neg=True) if negated else Inspection(exists_pos=True)
 
 
 def _is_main_guard(test: ast.AST) -> bool:

@@ -13,7 +13,11 @@ _PRECONDITIONS = []
 
 
 def component(name, weight):
-    """Register a scored check; the function returns a bool or a fraction in [0, 1]."""
+    """Register a scored check; the function returns a bool or a fraction in [0, 1].
+
+    Registering in a loop? Bind the loop variable as a default (`def check(item=item):`), or every
+    component will check the last item.
+    """
 
     def register(fn):
         _COMPONENTS.append((name, float(weight), fn))
@@ -35,8 +39,10 @@ def precondition(name):
 def _evaluate(fn):
     try:
         value = fn()
+    except FileNotFoundError as exc:  # the output does not exist yet: normal on an initial state
+        return 0.0, f"missing_output: {exc.filename or exc}"[:500]
     except Exception as exc:  # a broken component earns nothing; the grader itself goes on
-        return 0.0, f"{type(exc).__name__}: {exc}"[:500]
+        return 0.0, f"checker_error: {type(exc).__name__}: {exc}"[:500]
     if isinstance(value, bool):
         value = 1.0 if value else 0.0
     return min(max(float(value), 0.0), 1.0), None

@@ -74,8 +74,8 @@ def reward(P):
         if not isinstance(formula, str) or not formula.startswith("="):
             return False
         compact = formula.upper().replace(" ", "").replace(";", ",")
-        text_ok = re.search(r'TEXT\(\$?A\$?\d+,"0{%d}"\)' % P["width"], compact) is not None
-        rept_ok = re.search(r'RIGHT\(.*\$?A\$?\d+.*,%d\)' % P["width"], compact) is not None
+        text_ok = re.search(r'TEXT\(\$?A\$?\d+,"0{' + str(P["width"]) + r'}"\)', compact) is not None
+        rept_ok = re.search(r'RIGHT\(.*\$?A\$?\d+.*,' + str(P["width"]) + r'\)', compact) is not None
         cached = sheet(data_only=True).cell(row=row, column=2).value
         expected = str(P["ids"][row - 2]).zfill(P["width"])
         return text_ok or rept_ok or cached == expected

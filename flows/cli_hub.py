@@ -1,0 +1,71 @@
+"""`cuagym hub …`: run the mock web apps (infra/hub) that web tasks are built on."""
+
+from __future__ import annotations
+
+import errno
+import socket
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from flows.cli import console, handle_errors
+from infra.errors import ConfigError
+from infra.hub.settings import ALL_APPS, HubSettings
+
+
+@click.group()
+def hub() -> None:
+    """Run the mock web apps and their state API."""
+
+
+@hub.command("serve")
+@click.option("--apps", default=None, metavar="NAMES",
+              help=f"Comma-separated apps to host (default: all of {', '.join(ALL_APPS)}).")
+@click.option("--host", default=None, help="Interface to bind (default 127.0.0.1, or CUAGYM_HUB_HOST).")
+@click.option("--port", type=int, default=None, help="TCP port (default 8400, or CUAGYM_HUB_PORT).")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where sessions and uploads persist (default var/hub, or CUAGYM_HUB_DATA_DIR).")
+@click.option("--ttl", "ttl_s", type=float, default=None, help="Idle seconds before a session expires (default 3600).")
+@handle_errors
+def serve(apps: str | None, host: str | None, port: int | None, data_dir: Path | None, ttl_s: float | None) -> None:
+    """Serve the mock apps, one URL prefix per app, until Ctrl-C.
+
+    Prints each app's URL; open it with `?sid=<session id>` (each sid is an isolated state).
+    Options override the CUAGYM_HUB_* environment variables.
+
+    Example:
+
+        cuagym hub serve --apps chat,mail --port 8400
+    """
+    import uvicorn
+
+    from infra.hub import create_app
+
+    overrides = {"apps": apps, "host": host, "port": port, "data_dir": data_dir, "session_ttl_s": ttl_s}
+    settings = HubSettings(**{k: v for k, v in overrides.items() if v is not None})
+    _check_port_free(settings.host, settings.port)
+    app = create_app(settings)
+    table = Table(title="cuagym hub", show_edge=False)
+    table.add_column("app")
+    table.add_column("url")
+    base = f"http://{settings.host}:{settings.port}"
+    for name in settings.apps:
+        table.add_row(name, f"{base}/{name}/?sid=default")
+    console.print(table)
+    console.print(f"state API: {base}/<app>/{{post,go,state,upload}}?sid=S   data: {settings.data_dir}")
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+
+
+def _check_port_free(host: str, port: int) -> None:
+    # uvicorn reports a busy port as a log line and exit 1; say which port and what to do instead.
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ConfigError(f"port {port} on {host} is already in use",
+                                  hint=f"pass --port {port + 1}, or stop the other server") from None
+            raise ConfigError(f"cannot bind {host}:{port}: {exc.strerror}",
+                              hint="check --host (an address of this machine) and --port") from None

@@ -1,0 +1,94 @@
+"""Static scan of reward.py for forbidden patterns (agreement condition 5, DESIGN.md §2 and §3.1).
+
+The scan parses the file (it never runs it) and applies the rules in `RULES`. Scoring rules
+(tasks/scan_rules.py) catch rewards that pay out without verifying the state: constant scores,
+asserted flags, existence-only checks, credit from exceptions, a single component, scores above 1.
+Access rules (tasks/scan_access.py) catch graders that reach beyond the agent's final state:
+processes, run-time code, non-hub network, paths outside /home/user, the generator's own scripts.
+
+It is a heuristic over the AST, tuned so that the rewards we ship (rewardkit `@component` rewards,
+hand-written accumulations, hub rewards through `requests`) scan clean while the paper's reward hacks
+do not; tests/scan_corpus holds examples of both.
+
+Example:
+    >>> [f.rule for f in scan_source('print("REWARD: 1.0")')]
+    ['constant_score', 'no_state_access', 'too_few_components']
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from prefect import task
+
+from tasks import scan_access, scan_rules
+from tasks.models import Finding
+from tasks.scan_credit import Facts
+
+RULES: dict[str, str] = {
+    "syntax_error": "reward.py does not parse as Python (or is nested too deeply to scan)",
+    "constant_score": "credit no state check decides: constant REWARD print, unconditional increment, "
+                      "check returning a positive constant",
+    "unconditional_flag": "a flag set True and never by a state check is scored (chart_verified = True)",
+    "existence_only": "a scored check only tests that a path exists / a glob matches, never reads content",
+    "score_from_exception": "an except handler gives credit (adds score, returns True/positive, prints REWARD > 0)",
+    "no_state_access": "the reward never reads a file, lists a folder, probes a path or queries the hub",
+    "too_few_components": "fewer than two scored components (no partial credit)",
+    "score_can_exceed_one": "literal credits or weights sum above 1.0 with no clamp or normalisation",
+    "process_exec": "starts processes: subprocess, os.system/popen/exec*/spawn*, pty, ctypes, multiprocessing",
+    "dynamic_code": "runs code built at run time: exec, eval, compile, __import__, importlib, runpy",
+    "network": "network access other than requests to a URL built from CUAGYM_HUB_URL",
+    "outside_env": "a literal path outside /home/user (system folders, other homes, `..`, the root)",
+    "reads_generator_scripts": "mentions golden_patch / initial_setup or looks next to its own file (__file__)",
+}  # fmt: skip
+
+Rule = Callable[[Facts], Iterator[Finding]]
+_CHECKS: tuple[Rule, ...] = (
+    scan_rules.constant_score, scan_rules.unconditional_flag, scan_rules.existence_only,
+    scan_rules.score_from_exception, scan_rules.no_state_access, scan_rules.too_few_components,
+    scan_rules.score_can_exceed_one, scan_access.process_exec, scan_access.dynamic_code,
+    scan_access.network, scan_access.outside_env, scan_access.reads_generator_scripts,
+)  # fmt: skip
+
+
+def scan_source(source: str, *, filename: str = "reward.py") -> list[Finding]:
+    """Every forbidden pattern in `source`, sorted by line; an empty list means the reward is clean.
+
+    A file that does not parse (or is nested too deeply to parse or scan) gives exactly one
+    `syntax_error` finding, at the offending line when known, since no other rule can run on it. At
+    most one finding per (rule, line). Never raises on bad input.
+    """
+    try:
+        tree = ast.parse(source, filename=filename)
+    except (SyntaxError, ValueError) as exc:  # ValueError: source with NUL bytes
+        line = getattr(exc, "lineno", None) or 1
+        return [Finding(rule="syntax_error", line=line, message=f"{filename} does not parse: {exc}")]
+    except RecursionError:
+        return [_too_deep(filename)]
+    found: dict[tuple[str, int], Finding] = {}
+    try:
+        facts = Facts(tree)
+        for check in _CHECKS:
+            for finding in check(facts):
+                found.setdefault((finding.rule, finding.line), finding)
+    except RecursionError:  # a grader nested this deeply is not one we can vouch for
+        return [_too_deep(filename)]
+    return sorted(found.values(), key=lambda f: (f.line, f.rule))
+
+
+def _too_deep(filename: str) -> Finding:
+    return Finding(rule="syntax_error", line=1,
+                   message=f"{filename} is nested too deeply to parse or scan; flatten its expressions")  # fmt: skip
+
+
+def scan_path(path: Path) -> list[Finding]:
+    """`scan_source` of a file on disk; raises OSError (FileNotFoundError, ...) if it cannot be read.
+    Undecodable bytes are replaced, so a binary file reports `syntax_error` rather than crashing."""
+    return scan_source(Path(path).read_text(encoding="utf-8", errors="replace"), filename=str(path))
+
+
+@task(name="scan-reward")
+def scan_reward_task(source: str) -> list[Finding]:
+    return scan_source(source)

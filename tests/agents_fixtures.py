@@ -1,0 +1,79 @@
+"""Scripted agents for tests: they stand in for a model whose output is wrong in known ways.
+
+Importable inside the isolated Discriminator worker as `tests.agents_fixtures:<Class>`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tasks.agents.base import DiscriminatorOutput, DiscriminatorRequest, GeneratorOutput
+from tasks.agents.procedural import ProceduralDiscriminator, ProceduralGenerator
+from tasks.models import TaskSpec
+from tasks.skills import Skill
+
+
+class FlakyGenerator(ProceduralGenerator):
+    """Round 1 ships a near-miss golden patch; afterwards it fixes the patch only if the REVIEW
+    names the component the golden env missed (so the fix is driven by the feedback)."""
+
+    name = "flaky"
+
+    def __init__(self, skills_dir: Path) -> None:
+        super().__init__(skills_dir)
+        self.reviews: list[str | None] = []
+
+    def generate(self, spec: TaskSpec, skill: Skill, review: str | None, round_no: int) -> GeneratorOutput:
+        self.reviews.append(review)
+        family = self.families[spec.family]
+        fixed = review is not None and "golden_env misses component" in review
+        patch_kind = "golden_patch" if fixed else "near_miss"
+        return GeneratorOutput(initial_setup_py=family.script("initial_setup", spec),
+                               golden_patch_py=family.script(patch_kind, spec))  # fmt: skip
+
+
+class LazyGenerator(ProceduralGenerator):
+    """Never applies the solution: golden_patch.py does nothing, every round."""
+
+    name = "lazy"
+
+    def generate(self, spec, skill, review, round_no) -> GeneratorOutput:
+        family = self.families[spec.family]
+        return GeneratorOutput(initial_setup_py=family.script("initial_setup", spec),
+                               golden_patch_py="print('nothing to do')\n")  # fmt: skip
+
+
+class CrashingGenerator(ProceduralGenerator):
+    """initial_setup.py raises: condition 1 fails."""
+
+    name = "crashing"
+
+    def generate(self, spec, skill, review, round_no) -> GeneratorOutput:
+        return GeneratorOutput(initial_setup_py="raise RuntimeError('disk full')\n", golden_patch_py="pass\n")
+
+
+class PeekingDiscriminator(ProceduralDiscriminator):
+    """Tries to read whatever paths the test lists in task.params['peek'] and reports what it saw,
+    along with the keys of the request it was given."""
+
+    name = "peeking"
+
+    def write_reward(self, request: DiscriminatorRequest) -> DiscriminatorOutput:
+        seen = {}
+        for path in request.task.params.get("peek", []):
+            try:
+                seen[path] = Path(path).read_text()[:200]
+            except OSError as exc:
+                seen[path] = f"DENIED {type(exc).__name__}"
+        notes = json.dumps({"seen": seen, "request_keys": sorted(request.model_dump())})
+        return DiscriminatorOutput(reward_py=super().write_reward(request).reward_py, notes=notes)
+
+
+class BrokenRewardDiscriminator(ProceduralDiscriminator):
+    """Writes a reward.py that crashes before printing a score."""
+
+    name = "broken"
+
+    def write_reward(self, request: DiscriminatorRequest) -> DiscriminatorOutput:
+        return DiscriminatorOutput(reward_py="import json\nraise ValueError('cannot parse workbook')\n")
