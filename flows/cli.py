@@ -77,9 +77,9 @@ def setup(quiet: bool) -> None:
 from flows.cli_data import export, scan, sql, verify  # noqa: E402
 from flows.cli_env import env  # noqa: E402
 from flows.cli_hub import hub  # noqa: E402
-from flows.cli_synth import synth  # noqa: E402
+from flows.cli_synth import retry, serve, synth  # noqa: E402
 
-for command in (synth, env, hub, sql, verify, scan, export):
+for command in (synth, retry, serve, env, hub, sql, verify, scan, export):
     main.add_command(command)
 
 if __name__ == "__main__":

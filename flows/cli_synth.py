@@ -72,7 +72,15 @@ def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export):
     params = SynthParams(count=count, apps=[a.strip() for a in apps.split(",") if a.strip()], backend=backend,
                          workers=workers, seed=seed, max_rounds=max_rounds, out=str(out) if out else None,
                          export=not no_export)  # fmt: skip
-    progress = Progress(TextColumn("[bold]synth"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    summary = _with_progress(lambda: synthesis_flow(params))
+    print_summary(summary)
+    if any(o.reject_reason and o.reject_reason.value == "internal_error" for o in summary.outcomes):
+        sys.exit(1)
+
+
+def _with_progress(run):
+    """Run a flow while a rich bar follows its `tasks.progress` events."""
+    progress = Progress(TextColumn("[bold]tuples"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         TextColumn("{task.fields[status]}"), console=console)  # fmt: skip
     handler = _ProgressHandler(progress)
     progress_logger = logging.getLogger("tasks.progress")
@@ -80,12 +88,9 @@ def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export):
     progress_logger.setLevel(logging.INFO)
     try:
         with progress:
-            summary = synthesis_flow(params)
+            return run()
     finally:
         progress_logger.removeHandler(handler)
-    print_summary(summary)
-    if any(o.reject_reason and o.reject_reason.value == "internal_error" for o in summary.outcomes):
-        sys.exit(1)
 
 
 def print_summary(summary) -> None:
@@ -116,3 +121,46 @@ def print_summary(summary) -> None:
     console.print(f"parquet:   {Path(summary.output) / 'tuples.parquet'}")
     console.print(f"warehouse: {summary.warehouse}  (query: cuagym sql \"SELECT * FROM tuple_status\")")
     console.print(f"wall time: {summary.seconds:.1f} s")
+
+
+@click.command()
+@click.option("--ids", default="", help="Comma-separated task ids (overrides the filters).")
+@click.option("--status", default="rejected", show_default=True, help="Tuples in this status.")
+@click.option("--reason", default=None, help="Only this reject reason (e.g. golden_not_full).")
+@click.option("--app", default=None, help="Only tuples touching this app.")
+@click.option("--limit", default=100, show_default=True)
+@click.option("--backend", default="procedural", show_default=True)
+@click.option("--workers", default=2, show_default=True)
+@click.pass_context
+@handle_errors
+def retry(ctx, ids, status, reason, app, limit, backend, workers):
+    """Re-run finished tuples as new attempts (old attempts and reviews are kept).
+
+    Example:
+
+        cuagym retry --reason golden_not_full --app calc
+    """
+    quiet_prefect_console((ctx.find_root().params.get("verbose") or 0) > 0)
+    from flows.retry import retry_flow
+    from tasks.models import RetryParams
+
+    params = RetryParams(task_ids=[i for i in ids.split(",") if i], status=status, reject_reason=reason, app=app,
+                         limit=limit, backend=backend, workers=workers)  # fmt: skip
+    summary = _with_progress(lambda: retry_flow(params))
+    print_summary(summary)
+
+
+@click.command()
+@handle_errors
+def serve() -> None:
+    """Serve every deployment in prefect.yaml (nightly synthesis, retry) from this process.
+
+    Start `prefect server start` first to get the UI; runs until interrupted.
+
+    Example:
+
+        cuagym serve
+    """
+    from flows.serve import serve_all
+
+    serve_all()

@@ -30,8 +30,8 @@ def plan_batch_task(params: SynthParams, run_id: str, warehouse: Warehouse) -> l
 
 @task(name="synthesize-tuple", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[1, 5],
       retry_condition_fn=retry_transient)  # fmt: skip
-def synthesize_tuple_task(spec: TaskSpec, ctx: TupleContext) -> TupleOutcome:
-    return synthesize_tuple(spec, ctx)
+def synthesize_tuple_task(spec: TaskSpec, ctx: TupleContext, again: bool = False) -> TupleOutcome:
+    return synthesize_tuple(spec, ctx, again=again)
 
 
 @task(name="export-dataset", cache_policy=NO_CACHE)
@@ -54,7 +54,7 @@ def synthesis_flow(params: SynthParams) -> RunSummary:
     outcomes: list[TupleOutcome] = []
     report("tuples", 0, len(specs))
     try:
-        outcomes = _run_tuples(specs, ctx, params.workers, warehouse)
+        outcomes = run_tuples(specs, ctx, params.workers, warehouse)
     finally:
         ctx.deps.discriminator.close()
     rows = export_dataset_task(warehouse, output_dir(params, settings) / "tuples.parquet")
@@ -71,7 +71,8 @@ def synthesis_flow(params: SynthParams) -> RunSummary:
     return summary
 
 
-def _run_tuples(specs: list[TaskSpec], ctx: TupleContext, workers: int, warehouse: Warehouse) -> list[TupleOutcome]:
+def run_tuples(specs: list[TaskSpec], ctx: TupleContext, workers: int, warehouse: Warehouse, *,
+               again: bool = False) -> list[TupleOutcome]:  # fmt: skip
     """Keep at most `workers` tuple tasks in flight; report each as it finishes."""
     pending = list(reversed(specs))
     running = {}
@@ -79,7 +80,7 @@ def _run_tuples(specs: list[TaskSpec], ctx: TupleContext, workers: int, warehous
     while pending or running:
         while pending and len(running) < workers:
             spec = pending.pop()
-            running[synthesize_tuple_task.submit(spec, ctx)] = spec
+            running[synthesize_tuple_task.submit(spec, ctx, again)] = spec
         for future in as_completed(list(running)):
             spec = running.pop(future)
             outcomes.append(_outcome(future, spec, ctx))

@@ -70,6 +70,8 @@ def write_bundle(
 ) -> Path:  # fmt: skip
     """Write output/final/<task_id>/ atomically (replacing an older export of the same task)."""
     final_dir.mkdir(parents=True, exist_ok=True)
+    for stale in [*final_dir.glob(f".staging-{spec.id}-*"), *final_dir.glob(f".replaced-{spec.id}-*")]:
+        shutil.rmtree(stale, ignore_errors=True)  # left by a run killed mid-export
     target = final_dir / spec.id
     staging = final_dir / f".staging-{spec.id}-{uuid.uuid4().hex[:8]}"
     staging.mkdir()

@@ -273,6 +273,28 @@ class SynthParams(BaseModel):
         return self.seed if self.seed is not None else int(utcnow().strftime("%Y%m%d"))
 
 
+class RetryParams(BaseModel):
+    """Parameters of the retry flow: which finished tuples to run again (as a new attempt)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task_ids: list[str] = Field(default_factory=list, description="exact task ids (empty: select by filters)")
+    status: TupleStatus = Field(default=TupleStatus.REJECTED, description="tuples in this status")
+    reject_reason: RejectReason | None = Field(default=None, description="only this reject reason")
+    app: str | None = Field(default=None, description="only tuples touching this app")
+    limit: int = Field(default=100, ge=1, le=100_000)
+    backend: str = Field(default="procedural")
+    env: str = Field(default="local")
+    workers: int = Field(default=2, ge=1, le=64)
+    max_rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
+    out: str | None = None
+
+    def as_synth(self) -> SynthParams:
+        """The synthesis settings a retried tuple runs under."""
+        return SynthParams(count=1, backend=self.backend, env=self.env, workers=self.workers,
+                           max_rounds=self.max_rounds, out=self.out)  # fmt: skip
+
+
 class TupleOutcome(BaseModel):
     """What the flow reports per tuple (small: the full tuple lives in the warehouse)."""
 

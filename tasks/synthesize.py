@@ -59,10 +59,13 @@ def _outcome_from_row(spec: TaskSpec, row: dict) -> TupleOutcome:
                         resumed=True, bundle=row["bundle_path"])  # fmt: skip
 
 
-def synthesize_tuple(spec: TaskSpec, ctx: TupleContext) -> TupleOutcome:
-    """Run (or resume) one tuple; returns its outcome. Only TransientError escapes (for a retry)."""
+def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) -> TupleOutcome:
+    """Run (or resume) one tuple; returns its outcome. Only TransientError escapes (for a retry).
+
+    A finished tuple is read back, unless `again` (an operator's retry): then it gets a new attempt.
+    """
     existing = ctx.warehouse.tuple_outcome(spec.id)
-    if existing is not None and existing["status"] in [s.value for s in FINISHED]:
+    if not again and existing is not None and existing["status"] in [s.value for s in FINISHED]:
         if existing["status"] == TupleStatus.VERIFIED.value and ctx.export:
             export_tuple(spec, ctx.warehouse, ctx.final_dir)  # the run died before exporting it
             existing = ctx.warehouse.tuple_outcome(spec.id)

@@ -30,3 +30,23 @@ def provider(tmp_path: Path, guest_python: Path) -> LocalProvider:
 @pytest.fixture(scope="session")
 def families():
     return load_families(SKILLS)
+
+
+@pytest.fixture
+def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, guest_python: Path):
+    """Settings whose var/ and output/ live in tmp_path (the guest venv is shared: it is read-only)."""
+    monkeypatch.setenv("CUAGYM_VAR_DIR", str(tmp_path / "var"))
+    monkeypatch.setenv("CUAGYM_OUTPUT_DIR", str(tmp_path / "output"))
+    monkeypatch.setenv("CUAGYM_GUEST_VENV", str(guest_python))
+    get_settings.cache_clear()
+    yield get_settings()
+    get_settings.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def prefect_harness():
+    """One temporary Prefect API for the whole session (starting one costs ~10 s)."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield

@@ -159,6 +159,12 @@ class Warehouse:
         rows = self._rows("spec_by_id", {"task_id": task_id})
         return json.loads(rows[0]["spec"]) if rows else None
 
+    def select_for_retry(self, *, task_ids: list[str], status: str, reject_reason: str | None, app: str | None,
+                         limit: int) -> list[dict]:  # fmt: skip
+        rows = self._rows("select_for_retry", {"task_ids": task_ids, "status": status, "reject_reason": reject_reason,
+                                               "app": app, "limit": limit})  # fmt: skip
+        return [json.loads(r["spec"]) for r in rows]
+
     def verified_task_ids(self) -> list[str]:
         return [r["task_id"] for r in self._rows("verified_task_ids", {})]
 

@@ -1,0 +1,119 @@
+"""The synthesis flow end to end on the real Prefect engine, and the CLI under a kill and resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from flows.synthesis import synthesis_flow
+from infra.envs.local import LocalProvider
+from tasks.models import SynthParams, TupleStatus
+from tasks.verify import verify_bundle
+from warehouse.query import run_query
+
+CUAGYM = str(Path(sys.executable).with_name("cuagym"))
+
+
+def test_flow_verifies_exports_and_resumes(prefect_harness, isolated_settings):
+    params = SynthParams(count=6, seed=3, workers=2)
+    summary = synthesis_flow(params)
+    assert len(summary.outcomes) == 6
+    exported = [o for o in summary.outcomes if o.status is TupleStatus.EXPORTED]
+    assert len(exported) == 6, [(o.task_id, o.reject_reason) for o in summary.outcomes]
+    assert len({tuple(o.apps) for o in summary.outcomes}) >= 5  # apps take turns
+    provider = LocalProvider(isolated_settings.work_dir / "verify", isolated_settings.guest_venv_path)
+    for outcome in exported:
+        check = verify_bundle(Path(outcome.bundle), provider)
+        assert check.ok, check.problems
+    table = pq.read_table(isolated_settings.output_dir / "tuples.parquet")
+    assert table.num_rows == 6
+    runs = run_query(isolated_settings.warehouse_path, "SELECT status, summary FROM runs").rows
+    assert runs[0][0] == "finished" and json.loads(runs[0][1])["verified"] == 6
+
+    again = synthesis_flow(params)
+    assert all(o.resumed for o in again.outcomes)
+    assert {o.task_id for o in again.outcomes} == {o.task_id for o in summary.outcomes}
+    rounds = run_query(isolated_settings.warehouse_path, "SELECT count(*) FROM rounds").rows[0][0]
+    assert rounds == 6  # nothing recomputed
+
+
+def _finished(env) -> int:
+    out = subprocess.run([CUAGYM, "sql", "SELECT count(*) FROM tuples WHERE status IN ('exported','rejected')",
+                          "--format", "csv"], env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    return int(out.stdout.splitlines()[1]) if out.returncode == 0 and len(out.stdout.splitlines()) > 1 else -1
+
+
+@pytest.mark.slow
+def test_killed_run_resumes_without_duplicates_and_sql_reads_while_writing(tmp_path, guest_python):
+    env = {**os.environ, "CUAGYM_VAR_DIR": str(tmp_path / "var"), "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
+           "CUAGYM_GUEST_VENV": str(guest_python)}  # fmt: skip
+    cmd = [CUAGYM, "synth", "--count", "14", "--seed", "21", "--workers", "1"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    seen_while_running = -1
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:
+        seen_while_running = _finished(env)  # `cuagym sql` while the writer is busy
+        if seen_while_running >= 3:
+            break
+        time.sleep(0.5)
+    assert proc.poll() is None, "run finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert seen_while_running >= 3
+    before = {r[0]: r[1] for r in _rows(env, "SELECT task_id, updated_at FROM tuples WHERE status = 'exported'")}
+
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    after = _rows(env, "SELECT task_id, status, attempt, updated_at FROM tuples")
+    assert len(after) == 14 and all(r[1] in ("exported", "rejected") for r in after)
+    for task_id, status, attempt, updated_at in after:
+        if task_id in before:  # finished before the kill: read back, not recomputed
+            assert attempt == 1 and updated_at == before[task_id]
+    dupes = _rows(env, "SELECT task_id, attempt, round, count(*) FROM rounds GROUP BY ALL HAVING count(*) > 1")
+    assert dupes == []
+    bundles = [p for p in (tmp_path / "out" / "final").iterdir() if not p.name.startswith(".")]
+    assert len(bundles) == sum(r[1] == "exported" for r in after)
+
+
+def _rows(env, query):
+    out = subprocess.run([CUAGYM, "sql", query, "--format", "json"], env=env, capture_output=True, text=True,
+                         timeout=60)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    return [tuple(row.values()) for row in json.loads(out.stdout)]
+
+
+def test_retry_flow_reruns_rejected_tuples_as_new_attempts(prefect_harness, isolated_settings):
+    from flows.retry import retry_flow
+    from tasks.models import RetryParams
+    from tasks.plan import plan_batch
+    from tasks.runtime import build_context, run_id_for
+    from tasks.synthesize import synthesize_tuple
+    from warehouse.store import Warehouse
+
+    from .agents_fixtures import LazyGenerator
+    from .conftest import SKILLS
+
+    params = SynthParams(count=2, seed=8, apps=["files"], max_rounds=1)
+    warehouse = Warehouse(isolated_settings.warehouse_path)
+    run_id = run_id_for(params)
+    specs = plan_batch(params, isolated_settings, run_id, warehouse)
+    ctx = build_context(params, isolated_settings, run_id, warehouse)
+    ctx.deps.generator = LazyGenerator(SKILLS)
+    try:
+        assert all(synthesize_tuple(s, ctx).status is TupleStatus.REJECTED for s in specs)
+    finally:
+        ctx.deps.discriminator.close()
+    summary = retry_flow(RetryParams(reject_reason="golden_not_full", app="files"))
+    assert {o.task_id for o in summary.outcomes} == {s.id for s in specs}
+    assert all(o.status is TupleStatus.EXPORTED for o in summary.outcomes)
+    rows = run_query(isolated_settings.warehouse_path,
+                     "SELECT attempt, verdict, count(*) FROM rounds GROUP BY ALL ORDER BY ALL").rows  # fmt: skip
+    assert rows == [(1, "FAIL", 2), (2, "PASS", 2)]
