@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 guest: $(STAMP)
-	@$(PY) -m flows.cli setup --quiet
+	@$(VENV)/bin/cuagym setup --quiet
+	@$(VENV)/bin/cuagym desktop setup --quiet
 
 demo: setup
 	@$(VENV)/bin/cuagym synth --count 24 --seed 0 --workers 2

@@ -53,7 +53,7 @@ def plain_run(params: SynthParams) -> tuple[float, Path]:
     with ThreadPoolExecutor(params.workers) as pool:
         list(pool.map(lambda s: synthesize_tuple(s, ctx), specs))
     wall = time.perf_counter() - start
-    ctx.deps.discriminator.close()
+    ctx.deps.close()
     warehouse.refresh_snapshot(force=True)
     return wall, settings.warehouse_path
 

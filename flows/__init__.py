@@ -16,6 +16,8 @@ os.makedirs(os.environ["PREFECT_HOME"], exist_ok=True)
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "tasks,warehouse,infra,training")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# Library code logs outside flow runs too (the CLI, tests); that must not warn about the API.
+os.environ.setdefault("PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW", "ignore")
 # A first start migrates a fresh SQLite database; on a loaded 2-core machine that can exceed the
 # default 20 s the ephemeral API is given.
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")

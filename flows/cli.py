@@ -75,12 +75,16 @@ def setup(quiet: bool) -> None:
 
 # Sub-command groups live in flows/cli_<name>.py, one module per group.
 from flows.cli_data import export, scan, sql, verify  # noqa: E402
+from flows.cli_desktop import desktop  # noqa: E402
 from flows.cli_env import env  # noqa: E402
 from flows.cli_hub import hub  # noqa: E402
+from flows.cli_report import report  # noqa: E402
 from flows.cli_synth import retry, serve, synth  # noqa: E402
 
 for command in (synth, retry, serve, env, hub, sql, verify, scan, export):
     main.add_command(command)
+main.add_command(report)
+main.add_command(desktop)
 
 if __name__ == "__main__":
     main()

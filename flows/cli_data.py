@@ -66,18 +66,15 @@ def verify(bundles: tuple[Path, ...]) -> None:
     """
     from rich.progress import track
 
-    from infra.envs.local import LocalProvider
     from infra.settings import get_settings
-    from tasks.verify import verify_bundle
+    from tasks.verify import verify_bundles
 
-    settings = get_settings()
-    provider = LocalProvider(settings.work_dir / "verify", settings.guest_venv_path)
     table = Table(title="bundle verification")
     for col in ("task", "initial", "golden", "result"):
         table.add_column(col)
     failed = 0
-    for bundle in track(bundles, description="verify", console=console):
-        check = verify_bundle(bundle, provider)
+    checks = verify_bundles(list(bundles), get_settings())
+    for check in track(checks, total=len(bundles), description="verify", console=console):
         failed += not check.ok
         table.add_row(check.task_id, str(check.reward_initial), str(check.reward_golden),
                       "[green]ok[/]" if check.ok else f"[red]{'; '.join(check.problems)}[/]")  # fmt: skip

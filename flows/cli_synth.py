@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from flows.cli import console, handle_errors
+from flows.cli_llm_options import llm_options
 
 
 class _ProgressHandler(logging.Handler):
@@ -52,9 +53,13 @@ def quiet_prefect_console(verbose: bool) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output dir for bundles and Parquet (default ./output).")
 @click.option("--no-export", is_flag=True, help="Verify only; write no bundles.")
+@click.option("--until-verified", "verified_budget", type=int, default=None,
+              help="Sample batches of --count until this many tuples are verified and every app has its minimum.")
+@click.option("--max-batches", default=10, show_default=True, help="Upper bound on batches with --until-verified.")
+@llm_options
 @click.pass_context
 @handle_errors
-def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export):
+def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export, verified_budget, max_batches, **llm):
     """Synthesise verified tuples: sample, co-generate, scan, export.
 
     Re-running with the same parameters resumes the run: finished tuples are read back from the
@@ -63,6 +68,8 @@ def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export):
     Example:
 
         cuagym synth --count 20 --apps calc,writer --workers 2
+
+        cuagym synth --backend llm --model hosted_vllm/Qwen3-32B --api-base http://gpu:8000/v1
     """
     verbose = (ctx.find_root().params.get("verbose") or 0) > 0
     quiet_prefect_console(verbose)
@@ -71,7 +78,7 @@ def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export):
 
     params = SynthParams(count=count, apps=[a.strip() for a in apps.split(",") if a.strip()], backend=backend,
                          workers=workers, seed=seed, max_rounds=max_rounds, out=str(out) if out else None,
-                         export=not no_export)  # fmt: skip
+                         export=not no_export, verified_budget=verified_budget, max_batches=max_batches, **llm)  # fmt: skip
     summary = _with_progress(lambda: synthesis_flow(params))
     print_summary(summary)
     if any(o.reject_reason and o.reject_reason.value == "internal_error" for o in summary.outcomes):
@@ -91,6 +98,18 @@ def _with_progress(run):
             return run()
     finally:
         progress_logger.removeHandler(handler)
+
+
+def _print_coverage(summary) -> None:
+    from flows.cli_tables import coverage_table, print_chart, print_checks, print_quota_notes
+    from tasks.report import coverage, quota_notes
+
+    rows = coverage(Path(summary.warehouse), summary.run_id)
+    if rows:
+        console.print(coverage_table(rows))
+        print_quota_notes(console, quota_notes(Path(summary.warehouse), summary.run_id))
+    print_checks(console, summary.checks_total, summary.checks_failed)
+    print_chart(console, summary.coverage_chart)
 
 
 def print_summary(summary) -> None:
@@ -117,6 +136,7 @@ def print_summary(summary) -> None:
         for reason, n in reasons.most_common():
             rt.add_row(reason, str(n))
         console.print(rt)
+    _print_coverage(summary)
     console.print(f"bundles:   {Path(summary.output) / 'final'}")
     console.print(f"parquet:   {Path(summary.output) / 'tuples.parquet'}")
     console.print(f"warehouse: {summary.warehouse}  (query: cuagym sql \"SELECT * FROM tuple_status\")")

@@ -39,7 +39,7 @@ def retry_flow(params: RetryParams) -> RunSummary:
     try:
         outcomes = run_tuples(specs, ctx, params.workers, warehouse, again=True)
     finally:
-        ctx.deps.discriminator.close()
+        ctx.deps.close()
     warehouse.refresh_snapshot(force=True)
     logger.info("retried %d tuple(s)", len(outcomes))
     return RunSummary(run_id=run_id, outcomes=outcomes, seconds=round(time.monotonic() - started, 3),

@@ -15,9 +15,12 @@ from prefect.futures import as_completed
 
 from flows.retries import retry_transient
 from infra.settings import get_settings
+from tasks.budget import budget_shortfall, merge_summaries
 from tasks.models import RunSummary, SynthParams, TaskSpec, TupleOutcome, TupleStatus
 from tasks.plan import plan_batch
 from tasks.progress import report
+from tasks.quality import CheckResult, check_warehouse
+from tasks.report import coverage, coverage_chart
 from tasks.runtime import build_context, output_dir, run_id_for
 from tasks.synthesize import TupleContext, record_failure, synthesize_tuple
 from warehouse.store import Warehouse
@@ -39,9 +42,37 @@ def export_dataset_task(warehouse: Warehouse, target: Path) -> int:
     return warehouse.export_parquet(target)
 
 
+@task(name="check-data", cache_policy=NO_CACHE)
+def check_data_task(warehouse: Warehouse, run_id: str) -> list[CheckResult]:
+    return check_warehouse(warehouse, run_id)
+
+
+@task(name="coverage-chart", cache_policy=NO_CACHE)
+def coverage_chart_task(warehouse: Warehouse, run_id: str, target: Path) -> Path:
+    return coverage_chart(coverage(warehouse.path, run_id), target)
+
+
 @flow(name="synthesis")
 def synthesis_flow(params: SynthParams) -> RunSummary:
-    """Synthesise `params.count` tuples; returns the run summary (also stored in the warehouse)."""
+    """Synthesise a batch of `params.count` tuples — or, with `verified_budget`, batch after batch
+    until the budget is verified and every app has its minimum (at most `max_batches`)."""
+    logger = get_run_logger()
+    summary = synthesize_batch(params)
+    batches = [summary]
+    while params.verified_budget and len(batches) < params.max_batches:
+        missing = budget_shortfall(params, batches)
+        if not missing:
+            break
+        logger.info("batch %d: %s; sampling another batch", len(batches), missing)
+        next_params = params.model_copy(update={"seed": params.resolved_seed() + len(batches)})
+        batches.append(synthesize_batch(next_params))
+    if params.verified_budget and (missing := budget_shortfall(params, batches)):
+        logger.warning("stopped after %d batches with %s", len(batches), missing)
+    return merge_summaries(batches)
+
+
+def synthesize_batch(params: SynthParams) -> RunSummary:
+    """One batch (one run id): plan, co-generate every tuple, export, check, chart."""
     logger = get_run_logger()
     settings = get_settings()
     started = time.monotonic()
@@ -50,20 +81,25 @@ def synthesis_flow(params: SynthParams) -> RunSummary:
     ctx = build_context(params, settings, run_id, warehouse)
     warehouse.start_run(run_id, backend=params.backend, seed=params.resolved_seed(),
                         git_rev=ctx.provenance.git_rev, params=params.model_dump(mode="json"))  # fmt: skip
-    specs = plan_batch_task(params, run_id, warehouse)
     outcomes: list[TupleOutcome] = []
-    report("tuples", 0, len(specs))
     try:
+        specs = plan_batch_task(params, run_id, warehouse)
+        report("tuples", 0, len(specs))
         outcomes = run_tuples(specs, ctx, params.workers, warehouse)
     finally:
-        ctx.deps.discriminator.close()
+        ctx.deps.close()
     rows = export_dataset_task(warehouse, output_dir(params, settings) / "tuples.parquet")
+    checks = check_data_task(warehouse, run_id)
+    warehouse.refresh_snapshot(force=True)
+    chart = coverage_chart_task(warehouse, run_id, output_dir(params, settings) / "reports" / f"{run_id}-coverage.png")
     summary = RunSummary(run_id=run_id, outcomes=outcomes, seconds=round(time.monotonic() - started, 3),
-                         warehouse=str(settings.warehouse_path), output=str(output_dir(params, settings)))  # fmt: skip
+                         warehouse=str(settings.warehouse_path), output=str(output_dir(params, settings)),
+                         checks_total=len(checks), coverage_chart=str(chart),
+                         checks_failed=[f"{c.suite}.{c.expectation}({c.column_name})" for c in checks if not c.success])  # fmt: skip
     verified = summary.count(TupleStatus.EXPORTED) + summary.count(TupleStatus.VERIFIED)
     warehouse.finish_run(run_id, status="finished", summary={
         "verified": verified, "rejected": summary.count(TupleStatus.REJECTED), "tuples": len(outcomes),
-        "parquet_rows": rows, "seconds": summary.seconds,
+        "parquet_rows": rows, "seconds": summary.seconds, "checks_failed": summary.checks_failed,
     })  # fmt: skip
     warehouse.refresh_snapshot(force=True)
     logger.info("run %s: %d tuples, %d verified, %d rejected in %.1f s", run_id, len(outcomes), verified,

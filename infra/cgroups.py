@@ -42,10 +42,11 @@ def _writable_parent(base: Path) -> Path | None:
     parent = base / GROUP_NAME
     try:
         parent.mkdir(exist_ok=True)
-        probe = parent / f"probe-{os.getpid()}"
+        probe = parent / f"probe-{uuid.uuid4().hex}"
         probe.mkdir()
         probe.rmdir()
-    except OSError:
+    except OSError as exc:
+        log.warning("cgroup %s is not writable (%s): falling back to rlimits", parent, exc)
         return None
     return parent
 

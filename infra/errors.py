@@ -43,3 +43,20 @@ class WarehouseLockedError(CuagymError, TransientError):
 
 class WarehouseError(CuagymError):
     """The warehouse file is missing, corrupt, or a query failed."""
+
+
+class DesktopError(EnvError):
+    """A desktop env (X server, window manager, in-guest server, an app) could not do what was asked."""
+
+
+class DesktopStartError(DesktopError, TransientError):
+    """A desktop did not come up (X server, window manager or in-guest server) within its timeout."""
+
+
+class DesktopServerError(DesktopError):
+    """The in-guest server answered a request with an HTTP error; `status` and `body` say which."""
+
+    def __init__(self, message: str, *, hint: str, status: int = 0, body: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.status = status
+        self.body = body

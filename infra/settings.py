@@ -22,11 +22,16 @@ class Settings(BaseSettings):
     output_dir: Path = Field(default=PROJECT_ROOT / "output", description="exported bundles and Parquet")
     skills_dir: Path = Field(default=PROJECT_ROOT / "skills", description="per-app skills and families")
     guest_venv: Path | None = Field(default=None, description="guest Python venv (default var/guest-venv)")
+    desktop_venv: Path | None = Field(default=None, description="desktop env Python (default var/desktop-venv)")
     warehouse: Path | None = Field(default=None, description="DuckDB file (default var/warehouse.duckdb)")
 
     @property
     def guest_venv_path(self) -> Path:
         return self.guest_venv or self.var_dir / "guest-venv"
+
+    @property
+    def desktop_venv_path(self) -> Path:
+        return self.desktop_venv or self.var_dir / "desktop-venv"
 
     @property
     def warehouse_path(self) -> Path:

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from infra.envs.base import Env, EnvProvider, EnvRole
 from infra.errors import CuagymError
+from infra.hub.process import HubProcess
 from infra.sandbox import Limits
-from tasks.agents.base import Discriminator, DiscriminatorRequest, Generator
+from tasks.agents.base import Discriminator, DiscriminatorRequest, Generator, state_files
 from tasks.grading import parse_grade
 from tasks.models import (
     MAX_ROUNDS,
@@ -49,6 +50,12 @@ class CogenDeps:
     scan: Callable[[str], list[Finding]]
     limits: Limits
     max_rounds: int = MAX_ROUNDS
+    hub: HubProcess | None = None  # started for runs with web tasks; stopped by close()
+
+    def close(self) -> None:
+        self.discriminator.close()
+        if self.hub is not None:
+            self.hub.stop()
 
 
 @dataclass
@@ -105,8 +112,8 @@ def run_round(spec: TaskSpec, skill: Skill, deps: CogenDeps, *, attempt: int, nu
     t = clock.lap("generate_s", t)
     if agent_error is None:
         with ThreadPoolExecutor(max_workers=2) as pool:
-            initial_env = deps.provider.provision(spec.id, EnvRole.INITIAL)
-            golden_env = deps.provider.provision(spec.id, EnvRole.GOLDEN)
+            initial_env = deps.provider.provision(spec.id, EnvRole.INITIAL, apps=spec.apps)
+            golden_env = deps.provider.provision(spec.id, EnvRole.GOLDEN, apps=spec.apps)
             t = clock.lap("provision_s", t)
             try:
                 setup, golden_setup = pool.map(
@@ -137,6 +144,9 @@ def _discriminate_and_grade(spec, skill, deps, pool, initial_env, golden_env, pr
     t = time.monotonic()
     request = DiscriminatorRequest(task=spec, skill=skill.text, initial_state=initial_env.state_view(),
                                    golden_state=golden_env.state_view(), review=previous_review, round=number)  # fmt: skip
+    if getattr(deps.discriminator, "wants_files", False):  # e.g. the LLM one reads them and tests rewards on them
+        request.initial_files = state_files(initial_env, request.initial_state)
+        request.golden_files = state_files(golden_env, request.golden_state)
     try:
         reward_py = deps.discriminator.write_reward(request).reward_py
     except CuagymError as exc:

@@ -76,13 +76,21 @@ class Family:
 
     # --- derived ---------------------------------------------------------------------------------
 
-    def instantiate(self, seed: int, *, wording: Wording | None = None) -> TaskSpec:
-        """A TaskSpec for the instance drawn from `seed` (same seed, same spec)."""
+    def instantiate(
+        self, seed: int, *, wording: Wording | None = None, domain: Domain | None = None,
+        personas: tuple[str, ...] | list[str] | None = None, leaf: str | None = None, sampling_pass: str = "",
+    ) -> TaskSpec:  # fmt: skip
+        """A TaskSpec for the instance drawn from `seed` (same arguments, same spec). The sampler
+        picks wording, domain, persona pool and leaf to steer coverage; otherwise they are drawn."""
         rng = random.Random(f"{self.id}:{seed}")
         params = self.draw(rng)
         json.dumps(params)  # fail here, not inside a guest script, if params are not JSON
         wording = wording or rng.choice(sorted(self.templates))
-        persona = rng.choice(PERSONAS)
+        domain = domain or rng.choice(self.domains)
+        persona = rng.choice(list(personas or PERSONAS))
+        leaf = leaf or self.leaves[0]
+        if leaf not in self.leaves:
+            raise ConfigError(f"{leaf!r} is not a leaf of family {self.id}", hint=f"one of {self.leaves}")
         instruction = " ".join(self.templates[wording].format(**self.words(params), persona=persona).split())
         digest = hashlib.sha256(json.dumps([params, wording.value], sort_keys=True).encode()).hexdigest()
         return TaskSpec(
@@ -91,15 +99,16 @@ class Family:
             context=self.context(params),
             apps=list(self.apps),
             platform=self.platform,
-            domain=rng.choice(self.domains),
+            domain=domain,
             difficulty=self.difficulty,
             scenario=rng.choice(self.scenarios),
             persona=persona,
-            taxonomy_leaf=self.leaves[0],
+            taxonomy_leaf=leaf,
             family=self.id,
             template=f"{self.id}:{wording.value}",
             seed=seed,
             params=params,
+            sampling_pass=sampling_pass,
         )
 
     def script(self, kind: ScriptKind, spec: TaskSpec) -> str:

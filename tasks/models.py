@@ -94,6 +94,7 @@ class TaskSpec(BaseModel):
     template: str  # "<family>:<wording>": the unit of the <=3-per-app-per-batch cap
     seed: int
     params: dict[str, Any] = Field(default_factory=dict)
+    sampling_pass: str = ""  # breadth | gap_fill | edge (how the sampler chose it)
 
     @field_validator("apps")
     @classmethod
@@ -194,6 +195,8 @@ class RejectReason(StrEnum):
     REWARD_CRASHED = "reward_crashed"
     FORBIDDEN_PATTERN = "forbidden_pattern"
     INTERNAL_ERROR = "internal_error"  # the pipeline itself failed; see the error text
+    VOTE_REJECT = "vote_reject"  # verified, but the critics' strict majority rejected it (tasks/vote.py)
+    VOTE_MODIFY_QUERY = "vote_modify_query"  # verified, but the critics want the instruction rewritten
 
 
 class RoundTimings(BaseModel):
@@ -268,6 +271,27 @@ class SynthParams(BaseModel):
     max_rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
     out: str | None = Field(default=None, description="output dir for bundles (default ./output)")
     export: bool = True
+    # LLM roles (backend `llm`, or a per-role backend below). Flags here beat CUAGYM_LLM_* env vars,
+    # which beat the --llm-config file (infra/llm_config.py); API keys never go here (stored with the run).
+    model: str | None = Field(default=None, description="litellm model for every LLM role, e.g. anthropic/…")
+    api_base: str | None = Field(default=None, description="OpenAI-compatible base URL (vLLM, SGLang)")
+    task_writer_model: str | None = None
+    generator_model: str | None = None
+    discriminator_model: str | None = None
+    critic_model: str | None = None
+    judge_model: str | None = None
+    llm_config: str | None = Field(default=None, description="YAML file with per-role LLM settings")
+    llm_cache: bool | None = Field(default=None, description="on-disk response cache (var/llm-cache)")
+    task_writer_backend: str | None = Field(default=None, description="procedural | llm (default: backend)")
+    generator_backend: str | None = Field(default=None, description="procedural | llm (default: backend)")
+    discriminator_backend: str | None = Field(default=None, description="procedural | llm (default: backend)")
+    critics: int | None = Field(default=None, ge=0, le=15, description="critic votes per verified tuple "
+                                "(default: 3 with backend llm, else 0)")
+    agent_steps: int = Field(default=12, ge=2, le=100, description="tool-loop step budget of LLM agents")
+    quotas: str | None = Field(default=None, description="quotas YAML (default skills/quotas.yaml)")
+    verified_budget: int | None = Field(default=None, ge=1, description="keep sampling batches of `count` "
+                                        "until this many tuples are verified and every app has its minimum")
+    max_batches: int = Field(default=10, ge=1, le=1000, description="stop after this many batches anyway")
 
     def resolved_seed(self) -> int:
         return self.seed if self.seed is not None else int(utcnow().strftime("%Y%m%d"))
@@ -315,6 +339,9 @@ class RunSummary(BaseModel):
     seconds: float
     warehouse: str
     output: str
+    checks_total: int = 0
+    checks_failed: list[str] = Field(default_factory=list)  # "suite.expectation(column)"
+    coverage_chart: str | None = None
 
     def count(self, status: TupleStatus) -> int:
         return sum(o.status == status for o in self.outcomes)

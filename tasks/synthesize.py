@@ -14,6 +14,7 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from infra.errors import TransientError
 from tasks.cogen import CogenDeps, cogenerate
@@ -36,6 +37,7 @@ class TupleContext:
     run_id: str
     provenance: Provenance
     export: bool = True
+    critic: Any = None  # tasks.vote.TupleCritic: votes on verified tuples (None: no dataset-level vote)
 
 
 def round_row(rnd: Round) -> dict:
@@ -89,6 +91,8 @@ def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) 
     except Exception as exc:  # a pipeline bug must not sink the batch: record it on the tuple
         log.exception("tuple %s failed inside the pipeline", spec.id)
         return record_failure(spec, ctx, exc, rounds=rounds_done, seconds=time.monotonic() - start)
+    if result.status is TupleStatus.VERIFIED and ctx.critic is not None:
+        result.status, result.reject_reason = ctx.critic.review_tuple(spec, result.rounds[-1], attempt, ctx.warehouse)
     seconds = round(time.monotonic() - start, 4)
     ctx.warehouse.finish_tuple(
         spec.id, status=result.status.value, rounds=len(result.rounds), reward_initial=result.reward_initial,
@@ -124,7 +128,8 @@ def export_tuple(spec: TaskSpec, warehouse: Warehouse, final_dir: Path) -> str |
         "rounds": accepted["round"], "attempt": accepted["attempt"],
         "scores": {"initial": accepted["reward_initial"], "golden": accepted["reward_golden"]},
         "scan": {"clean": not review.get("findings"), "findings": review.get("findings", [])},
-        "votes": [], "costs": {}, "created_at": str(accepted["created_at"]),
+        "votes": warehouse.tuple_votes(spec.id), "costs": warehouse.tuple_llm_usage(spec.id),
+        "created_at": str(accepted["created_at"]),
     }  # fmt: skip
     path = write_bundle(final_dir, spec, initial_setup_py=accepted["initial_setup_py"],
                         golden_patch_py=accepted["golden_patch_py"], reward_py=accepted["reward_py"],

@@ -3,11 +3,15 @@ initial_setup.py alone must score 0.0 and initial_setup.py then golden_patch.py 
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from infra.envs.base import EnvProvider, EnvRole
+from infra.envs.local import WEB_APPS, HubRoute, LocalProvider
+from infra.hub.process import HubProcess
 from infra.sandbox import Limits
 from tasks.export import read_bundle
 from tasks.grading import parse_grade
@@ -30,7 +34,7 @@ def verify_bundle(bundle: Path, provider: EnvProvider, limits: Limits | None = N
     problems: list[str] = []
     scores: dict[str, float | None] = {}
     for label, steps in (("initial", ["initial_setup.py"]), ("golden", ["initial_setup.py", "golden_patch.py"])):
-        with provider.provision(spec.id, EnvRole.DEBUG) as env:
+        with provider.provision(spec.id, EnvRole.DEBUG, apps=spec.apps) as env:
             failed = False
             for name in steps:
                 run = env.run_script(scripts[name], name=name, limits=limits)
@@ -48,3 +52,20 @@ def verify_bundle(bundle: Path, provider: EnvProvider, limits: Limits | None = N
         problems.append(f"golden state scores {scores['golden']} (expected 1.0)")
     return BundleCheck(task_id=spec.id, bundle=str(bundle), reward_initial=scores["initial"],
                        reward_golden=scores["golden"], problems=problems)  # fmt: skip
+
+
+def verify_bundles(bundles: list[Path], settings, limits: Limits | None = None) -> Iterator[BundleCheck]:
+    """Verify bundles in fresh local envs, with a hub running if any bundle is a web task."""
+    specs = [read_bundle(b)[0] for b in bundles]
+    hub = None
+    if any(app in WEB_APPS for spec in specs for app in spec.apps):
+        hub = HubProcess(settings.var_dir / "hub" / "verify", Path(tempfile.mkdtemp(prefix="cuagym-hub-")) / "hub.sock")
+        hub.start()
+    try:
+        provider = LocalProvider(settings.work_dir / "verify", settings.guest_venv_path,
+                                 hub=HubRoute(hub.uds, WEB_APPS) if hub else None)  # fmt: skip
+        for bundle in bundles:
+            yield verify_bundle(bundle, provider, limits)
+    finally:
+        if hub is not None:
+            hub.stop()

@@ -22,9 +22,20 @@ def guest_python() -> Path:
     return ensure_guest_python(get_settings().guest_venv_path)
 
 
+@pytest.fixture(scope="session")
+def hub_route(tmp_path_factory: pytest.TempPathFactory):
+    """One real hub process (all four mock apps) for the session, reached over its unix socket."""
+    from infra.envs.local import WEB_APPS, HubRoute
+    from infra.hub.process import HubProcess
+
+    base = tmp_path_factory.mktemp("hub")
+    with HubProcess(base / "data", base / "hub.sock") as hub:
+        yield HubRoute(hub.uds, WEB_APPS)
+
+
 @pytest.fixture
-def provider(tmp_path: Path, guest_python: Path) -> LocalProvider:
-    return LocalProvider(tmp_path / "envs", guest_python)
+def provider(tmp_path: Path, guest_python: Path, hub_route) -> LocalProvider:
+    return LocalProvider(tmp_path / "envs", guest_python, hub=hub_route)
 
 
 @pytest.fixture(scope="session")

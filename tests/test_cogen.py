@@ -120,7 +120,8 @@ def test_discriminator_process_cannot_see_generator_scripts(provider, families, 
         finally:
             disc.close()
     notes = json.loads(out.notes)
-    assert notes["request_keys"] == ["golden_state", "initial_state", "review", "round", "skill", "task"]
+    assert notes["request_keys"] == ["golden_files", "golden_state", "initial_files", "initial_state", "review",
+                                     "round", "skill", "task"]  # *_files: state contents, empty unless asked for
     assert all(v.startswith("DENIED") for v in notes["seen"].values()), notes["seen"]
     assert "REWARD" in out.reward_py or "grade()" in out.reward_py
     assert "def golden_patch" not in DiscriminatorRequest(task=spec, skill="s", initial_state=view,

@@ -22,7 +22,7 @@ SEEDS = (0, 1, 2)
 
 
 def _grade(provider, family, spec, kinds):
-    with provider.provision(spec.id, EnvRole.DEBUG) as env:
+    with provider.provision(spec.id, EnvRole.DEBUG, apps=spec.apps) as env:
         for kind in kinds:
             run = env.run_script(family.script(kind, spec), name=f"{kind}.py")
             assert run.ok, f"{family.id} seed {spec.seed} {kind} failed:\n{run.stderr[-2000:]}"
@@ -89,3 +89,8 @@ def test_catalogue_breadth():
     cross = [f for f in FAMILIES.values() if len(f.apps) > 1]
     assert len(cross) >= 2
     assert {f.difficulty for f in FAMILIES.values()} == set(Difficulty)
+    web_apps = {"chat", "tracker", "store", "mail"}
+    thin_web = {app: n for app in web_apps if (n := sum(f.apps == (app,) for f in FAMILIES.values())) < 3}
+    assert not thin_web, f"web apps with fewer than 3 single-app families: {thin_web}"
+    web_desktop = [f for f in FAMILIES.values() if set(f.apps) & web_apps and set(f.apps) & desktop_apps]
+    assert web_desktop, "no family combines a web app with a desktop app"

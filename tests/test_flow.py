@@ -14,9 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from flows.synthesis import synthesis_flow
-from infra.envs.local import LocalProvider
 from tasks.models import SynthParams, TupleStatus
-from tasks.verify import verify_bundle
+from tasks.verify import verify_bundles
 from warehouse.query import run_query
 
 CUAGYM = str(Path(sys.executable).with_name("cuagym"))
@@ -29,9 +28,7 @@ def test_flow_verifies_exports_and_resumes(prefect_harness, isolated_settings):
     exported = [o for o in summary.outcomes if o.status is TupleStatus.EXPORTED]
     assert len(exported) == 6, [(o.task_id, o.reject_reason) for o in summary.outcomes]
     assert len({tuple(o.apps) for o in summary.outcomes}) >= 5  # apps take turns
-    provider = LocalProvider(isolated_settings.work_dir / "verify", isolated_settings.guest_venv_path)
-    for outcome in exported:
-        check = verify_bundle(Path(outcome.bundle), provider)
+    for check in verify_bundles([Path(o.bundle) for o in exported], isolated_settings):
         assert check.ok, check.problems
     table = pq.read_table(isolated_settings.output_dir / "tuples.parquet")
     assert table.num_rows == 6
@@ -74,7 +71,7 @@ def test_killed_run_resumes_without_duplicates_and_sql_reads_while_writing(tmp_p
     assert done.returncode == 0, done.stderr[-3000:]
     after = _rows(env, "SELECT task_id, status, attempt, updated_at FROM tuples")
     assert len(after) == 14 and all(r[1] in ("exported", "rejected") for r in after)
-    for task_id, status, attempt, updated_at in after:
+    for task_id, _status, attempt, updated_at in after:
         if task_id in before:  # finished before the kill: read back, not recomputed
             assert attempt == 1 and updated_at == before[task_id]
     dupes = _rows(env, "SELECT task_id, attempt, round, count(*) FROM rounds GROUP BY ALL HAVING count(*) > 1")
@@ -110,10 +107,18 @@ def test_retry_flow_reruns_rejected_tuples_as_new_attempts(prefect_harness, isol
     try:
         assert all(synthesize_tuple(s, ctx).status is TupleStatus.REJECTED for s in specs)
     finally:
-        ctx.deps.discriminator.close()
+        ctx.deps.close()
     summary = retry_flow(RetryParams(reject_reason="golden_not_full", app="files"))
     assert {o.task_id for o in summary.outcomes} == {s.id for s in specs}
     assert all(o.status is TupleStatus.EXPORTED for o in summary.outcomes)
     rows = run_query(isolated_settings.warehouse_path,
                      "SELECT attempt, verdict, count(*) FROM rounds GROUP BY ALL ORDER BY ALL").rows  # fmt: skip
     assert rows == [(1, "FAIL", 2), (2, "PASS", 2)]
+
+
+def test_budgeted_run_samples_batches_until_the_verified_budget(prefect_harness, isolated_settings):
+    summary = synthesis_flow(SynthParams(count=3, seed=40, apps=["vscode"], verified_budget=5, max_batches=4))
+    verified = [o for o in summary.outcomes if o.status is TupleStatus.EXPORTED]
+    assert len(verified) >= 5 and len(summary.outcomes) == 6  # two batches of three
+    runs = run_query(isolated_settings.warehouse_path, "SELECT count(*) FROM runs WHERE status = 'finished'")
+    assert runs.rows == [(2,)]

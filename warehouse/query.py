@@ -43,3 +43,4 @@ def run_query(warehouse_path: Path, query: str) -> QueryResult:
         raise WarehouseError(f"query failed: {exc}", hint=hint) from None
     finally:
         con.close()
+

@@ -32,6 +32,13 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def _naive(value: Any) -> Any:
+    """DuckDB TIMESTAMP columns hold naive UTC."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value.astimezone(UTC).replace(tzinfo=None) if isinstance(value, datetime) and value.tzinfo else value
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, default=str)
 
@@ -165,8 +172,67 @@ class Warehouse:
                                                "app": app, "limit": limit})  # fmt: skip
         return [json.loads(r["spec"]) for r in rows]
 
+    def coverage_counts(self) -> list[dict]:
+        return self._rows("coverage_counts", {})
+
+    def all_instructions(self) -> list[str]:
+        return [r["instruction"] for r in self._rows("all_instructions", {})]
+
+    def save_run_quotas(self, run_id: str, rows: Sequence[dict]) -> None:
+        with self._write() as con:
+            for row in rows:
+                con.execute(sql("insert_run_quota"), {"run_id": run_id, **row})
+
+    def save_data_checks(self, run_id: str, rows: Sequence[dict]) -> None:
+        with self._write() as con:
+            for row in rows:
+                con.execute(sql("insert_data_check"), {"run_id": run_id, "checked_at": _now(), **row,
+                                                       "details": _json(row.get("details"))})  # fmt: skip
+
+    def frame(self, name: str, params: dict | None = None):
+        """A named query's result as a pandas DataFrame (for data-quality suites)."""
+        with self._connection() as con:
+            return con.execute(sql(name), params or {}).df()
+
     def verified_task_ids(self) -> list[str]:
         return [r["task_id"] for r in self._rows("verified_task_ids", {})]
+
+    # --- LLM usage and votes ---------------------------------------------------------------------
+
+    def save_llm_calls(self, rows: Sequence[dict]) -> None:
+        """Record model-call tries (infra.llm.CallRecord dumps flattened with run_id/task_id/round/step)."""
+        with self._write() as con:
+            for row in rows:
+                con.execute(sql("insert_llm_call"), {
+                    "call_id": row["call_id"], "run_id": row.get("run_id"), "task_id": row.get("task_id"),
+                    "attempt": row.get("attempt"), "round": row.get("round"), "step": row.get("step"),
+                    "role": row["role"], "model": row["model"], "status": row["status"],
+                    "error_kind": row.get("error_kind"), "error": row.get("error"), "try_no": row["try_no"],
+                    "input_tokens": row["input_tokens"], "output_tokens": row["output_tokens"],
+                    "cost_usd": row.get("cost_usd"), "latency_s": row["latency_s"],
+                    "started_at": _naive(row["started_at"]),
+                })  # fmt: skip
+
+    def save_votes(self, task_id: str, attempt: int, votes: Sequence[dict], result: dict) -> None:
+        """Record every critic vote of a tuple attempt and their aggregate, atomically."""
+        now = _now()
+        with self._write() as con:
+            for vote in votes:
+                con.execute(sql("insert_vote"), {
+                    "task_id": task_id, "attempt": attempt, "critic": vote["critic"], "model": vote["model"],
+                    "decision": vote["decision"], "reason": vote["reason"], "criteria": _json(vote["criteria"]),
+                    "created_at": now,
+                })  # fmt: skip
+            con.execute(sql("insert_vote_result"), {"task_id": task_id, "attempt": attempt, "created_at": now,
+                                                    **{k: result[k] for k in ("decision", "keep", "modify_query",
+                                                                              "reject", "errors")}})  # fmt: skip
+
+    def tuple_llm_usage(self, task_id: str) -> dict:
+        """Calls, failed tries, tokens, cost (None if unknown) and latency of one tuple, all roles."""
+        return self._rows("tuple_llm_usage", {"task_id": task_id})[0]
+
+    def tuple_votes(self, task_id: str) -> list[dict]:
+        return [r | {"criteria": json.loads(r["criteria"])} for r in self._rows("tuple_votes", {"task_id": task_id})]
 
     # --- readers' copies -------------------------------------------------------------------------
 

@@ -10,3 +10,102 @@ CREATE OR REPLACE VIEW round_log AS
 SELECT task_id, attempt, round, verdict, reject_reason, reward_initial, reward_golden,
        CAST(json_extract(timings, '$.total_s') AS DOUBLE) AS seconds, started_at
 FROM rounds;
+
+-- LLM usage per tuple (all attempts and roles): the paper reports ~10k input + 5k output tokens
+-- per accepted tuple; compare with `SELECT avg(input_tokens) FROM tuple_llm_usage WHERE status = …`.
+CREATE OR REPLACE VIEW tuple_llm_usage AS
+SELECT c.task_id, any_value(t.status) AS status,
+       count(*) FILTER (WHERE c.status IN ('ok', 'cached')) AS calls,
+       count(*) FILTER (WHERE c.status IN ('retry', 'error')) AS failed_tries,
+       sum(c.input_tokens) AS input_tokens, sum(c.output_tokens) AS output_tokens,
+       sum(c.cost_usd) AS cost_usd, sum(c.latency_s) AS latency_s
+FROM llm_calls c LEFT JOIN tuples t USING (task_id)
+WHERE c.task_id IS NOT NULL
+GROUP BY c.task_id;
+
+-- Per role and model: where the tokens and the failures go.
+CREATE OR REPLACE VIEW llm_usage_by_role AS
+SELECT role, model, status, count(*) AS tries, sum(input_tokens) AS input_tokens,
+       sum(output_tokens) AS output_tokens, sum(cost_usd) AS cost_usd, avg(latency_s) AS mean_latency_s
+FROM llm_calls GROUP BY ALL;
+
+-- Coverage of each run's batch against the quotas it was sampled under (run_quotas holds the
+-- asked and the effective value after the feasibility check). One row per (run, dimension, value).
+CREATE OR REPLACE VIEW coverage AS
+WITH batch AS (
+    SELECT r.run_id, s.*, coalesce(t.status, 'pending') AS status
+    FROM run_tasks r JOIN specs s USING (task_id) LEFT JOIN tuples t USING (task_id)
+),
+size AS (SELECT run_id, count(*) AS n FROM batch GROUP BY ALL),
+cells AS (
+    SELECT run_id, 'app' AS dimension, unnest(apps) AS value, status FROM batch
+    UNION ALL SELECT run_id, 'domain', domain, status FROM batch
+    UNION ALL SELECT run_id, 'difficulty', difficulty, status FROM batch
+    UNION ALL SELECT run_id, 'scenario', scenario, status FROM batch
+    UNION ALL SELECT run_id, 'platform', platform, status FROM batch
+    UNION ALL SELECT run_id, 'scope', CASE WHEN len(apps) > 1 THEN 'cross' ELSE 'single' END, status FROM batch
+),
+counted AS (
+    SELECT run_id, dimension, value, count(*) AS specs,
+           count(*) FILTER (status IN ('verified', 'exported')) AS verified
+    FROM cells GROUP BY ALL
+),
+bounds AS (
+    SELECT run_id, quota, asked, effective, feasible,
+           CASE quota WHEN 'max_app_share' THEN 'app' WHEN 'max_domain_share' THEN 'domain'
+                      WHEN 'min_hard_share' THEN 'difficulty' WHEN 'min_cross_app_share' THEN 'scope' END AS dimension,
+           CASE quota WHEN 'min_hard_share' THEN 'hard' WHEN 'min_cross_app_share' THEN 'cross' END AS only_value,
+           CASE WHEN quota LIKE 'max_%' THEN 'max' ELSE 'min' END AS bound
+    FROM run_quotas WHERE quota IN ('max_app_share', 'max_domain_share', 'min_hard_share', 'min_cross_app_share')
+)
+SELECT c.run_id, c.dimension, c.value, c.specs, c.verified, round(c.specs / size.n, 4) AS share,
+       b.bound, b.asked AS quota_asked, b.effective AS quota_effective, b.feasible AS quota_feasible,
+       CASE WHEN b.bound = 'max' THEN c.specs / size.n <= b.effective + 1e-6
+            WHEN b.bound = 'min' THEN c.specs / size.n >= b.effective - 1e-6 END AS within_quota
+FROM counted c JOIN size USING (run_id)
+LEFT JOIN bounds b ON b.run_id = c.run_id AND b.dimension = c.dimension
+                  AND (b.only_value IS NULL OR b.only_value = c.value);
+
+-- How many of a run's specs reached each stage.
+CREATE OR REPLACE VIEW yield_by_stage AS
+SELECT r.run_id,
+       count(*) AS sampled,
+       count(t.task_id) AS generated,
+       count(*) FILTER (t.status IN ('verified', 'exported')) AS verified,
+       count(*) FILTER (t.status = 'exported') AS exported,
+       count(*) FILTER (t.status = 'rejected') AS rejected,
+       round(count(*) FILTER (t.status IN ('verified', 'exported')) / count(*), 4) AS yield
+FROM run_tasks r LEFT JOIN tuples t USING (task_id)
+GROUP BY ALL;
+
+-- Why tuples were rejected, per app (a cross-app tuple counts for each of its apps).
+CREATE OR REPLACE VIEW reject_reasons AS
+SELECT app, reject_reason, count(*) AS tuples
+FROM (SELECT unnest(s.apps) AS app, t.reject_reason
+      FROM tuples t JOIN specs s USING (task_id) WHERE t.status = 'rejected')
+GROUP BY ALL;
+
+-- How many rounds verified tuples needed.
+CREATE OR REPLACE VIEW rounds_to_convergence AS
+SELECT t.rounds, count(*) AS tuples, round(avg(t.seconds), 3) AS mean_seconds
+FROM tuples t WHERE t.status IN ('verified', 'exported')
+GROUP BY ALL;
+
+-- Time, tokens and money per verified tuple, per run (tokens and cost are 0 for the procedural backend).
+CREATE OR REPLACE VIEW cost_per_verified AS
+WITH per_run AS (
+    SELECT t.run_id, count(*) FILTER (t.status IN ('verified', 'exported')) AS verified,
+           sum(t.seconds) AS seconds
+    FROM tuples t GROUP BY ALL
+),
+llm AS (
+    SELECT run_id, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
+           sum(cost_usd) AS cost_usd
+    FROM llm_calls GROUP BY ALL
+)
+SELECT p.run_id, p.verified, round(p.seconds, 2) AS seconds,
+       round(p.seconds / nullif(p.verified, 0), 3) AS seconds_per_verified,
+       coalesce(l.input_tokens, 0) / nullif(p.verified, 0) AS input_tokens_per_verified,
+       coalesce(l.output_tokens, 0) / nullif(p.verified, 0) AS output_tokens_per_verified,
+       l.cost_usd / nullif(p.verified, 0) AS cost_usd_per_verified
+FROM per_run p LEFT JOIN llm l USING (run_id);

@@ -10,15 +10,18 @@ callers check `env.capabilities` instead of catching surprises.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from infra.errors import EnvError
 from infra.sandbox import Limits, SandboxResult
+
+if TYPE_CHECKING:
+    from infra.envs.desktop_actions import GuiAction
 
 ScriptResult = SandboxResult
 
@@ -113,6 +116,11 @@ class Env(abc.ABC):
             f"{type(self).__name__} has no screen", hint="use the desktop provider for screenshots"
         )
 
+    def gui_input(self, action: GuiAction) -> None:
+        raise EnvError(
+            f"{type(self).__name__} has no screen to act on", hint="use the desktop provider for GUI input"
+        )
+
     @abc.abstractmethod
     def close(self) -> None: ...
 
@@ -131,5 +139,7 @@ class EnvProvider(abc.ABC):
     name: str
 
     @abc.abstractmethod
-    def provision(self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None) -> Env:
-        """A fresh env for (task, role); from a snapshot when given, else an empty home."""
+    def provision(self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None,
+                  apps: Sequence[str] = ()) -> Env:  # fmt: skip
+        """A fresh env for (task, role); from a snapshot when given, else an empty home. `apps` are
+        the task's apps: a provider starts what they need (a hub session, a desktop app…)."""

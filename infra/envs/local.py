@@ -14,7 +14,8 @@ import os
 import shutil
 import stat
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from infra.envs.base import (
@@ -34,6 +35,25 @@ from infra.sandbox import GUEST_HOME, Bind, Isolation, Limits, prepare_home, run
 log = logging.getLogger(__name__)
 
 SCRIPTS_DIR = "/opt/cuagym/scripts"
+HUB_SOCKET = "/run/cuagym/hub.sock"
+HUB_ROUTE = "/opt/cuagym/bin/hub_route.py"
+HUB_ROUTE_SOURCE = Path(__file__).resolve().parents[1] / "hub_route.py"
+GUEST_HUB_PORT = 8400
+WEB_APPS = ("chat", "tracker", "store", "mail")  # infra.hub.ALL_APPS, without importing FastAPI here
+
+
+@dataclass(frozen=True)
+class HubRoute:
+    """How envs reach a running hub: its unix socket and the apps it hosts."""
+
+    uds: Path
+    apps: tuple[str, ...]
+
+    def client(self, timeout_s: float = 10.0):
+        import httpx
+
+        return httpx.Client(transport=httpx.HTTPTransport(uds=str(self.uds)), base_url="http://hub",
+                            timeout=timeout_s)  # fmt: skip
 MAX_STATE_ENTRIES = 20_000  # a script that creates millions of files must not stall the pipeline
 
 
@@ -102,9 +122,13 @@ def resolve_guest_path(home: Path, path: str) -> Path:
 class LocalEnv(Env):
     capabilities = frozenset({Capability.RUN_SCRIPT, Capability.STATE_VIEW, Capability.SNAPSHOT})
 
-    def __init__(self, provider: LocalProvider, env_id: str, task_id: str, role: EnvRole, root: Path) -> None:
+    def __init__(self, provider: LocalProvider, env_id: str, task_id: str, role: EnvRole, root: Path,
+                 web_apps: Sequence[str] = ()) -> None:  # fmt: skip
         super().__init__(env_id, task_id, role)
         self.provider = provider
+        self.web_apps = tuple(web_apps)
+        # One hub session per env: initial_env and golden_env must not share web state.
+        self.sid = "".join(c if c.isalnum() or c in "-_" else "-" for c in f"{task_id}-{env_id}")[-128:]
         self.root = root
         self.home = root / "home"
         self.scripts = root / "scripts"
@@ -118,24 +142,34 @@ class LocalEnv(Env):
         self._check_open()
         name = _safe_name(name)
         (self.scripts / name).write_text(source, encoding="utf-8")
-        return run_in_sandbox(
-            ["python3", f"{SCRIPTS_DIR}/{name}"] if self.provider.isolation is Isolation.BWRAP
-            else ["python3", str(self.scripts / name)],
-            home=self.home,
-            limits=limits or self.provider.limits,
-            env=env,
-            binds=[Bind(self.scripts, SCRIPTS_DIR)],
-            guest_python=self.provider.guest_python,
-            identity_dir=self.provider.root / ".identity",
-            isolation=self.provider.isolation,
-        )  # fmt: skip
+        boxed = self.provider.isolation is Isolation.BWRAP
+        argv = ["python3", f"{SCRIPTS_DIR}/{name}" if boxed else str(self.scripts / name)]
+        binds = [Bind(self.scripts, SCRIPTS_DIR)]
+        variables = dict(env or {})
+        hub = self.provider.hub
+        if self.web_apps and hub is not None:
+            variables |= {"CUAGYM_HUB_URL": f"http://127.0.0.1:{GUEST_HUB_PORT}", "CUAGYM_SID": self.sid}
+            if boxed:  # the guest's loopback port is forwarded to the hub socket, the only door in
+                argv = ["python3", HUB_ROUTE, "--uds", HUB_SOCKET, "--port", str(GUEST_HUB_PORT), "--", *argv]
+                binds += [Bind(hub.uds, HUB_SOCKET), Bind(HUB_ROUTE_SOURCE, HUB_ROUTE)]
+        return run_in_sandbox(argv, home=self.home, limits=limits or self.provider.limits, env=variables,
+                              binds=binds, guest_python=self.provider.guest_python,
+                              identity_dir=self.provider.root / ".identity", isolation=self.provider.isolation)  # fmt: skip
 
     def state_view(self) -> StateView:
         self._check_open()
         files, truncated = walk_state(self.home)
         if truncated:
             log.warning("state view of %s truncated at %d entries", self.id, MAX_STATE_ENTRIES)
-        return StateView(env_id=self.id, role=self.role, files=files)
+        return StateView(env_id=self.id, role=self.role, files=files, app_state=self._app_state())
+
+    def _app_state(self) -> dict | None:
+        """Each web app's {initial_state, current_state, state_diff} for this env's session."""
+        hub = self.provider.hub
+        if not self.web_apps or hub is None:
+            return None
+        with hub.client() as client:
+            return {app: client.get(f"/{app}/go", params={"sid": self.sid}).json() for app in self.web_apps}
 
     def read_file(self, path: str, *, max_bytes: int = 16 * 1024 * 1024) -> bytes:
         self._check_open()
@@ -187,6 +221,7 @@ class LocalProvider(EnvProvider):
         limits: Limits | None = None,
         isolation: Isolation = Isolation.BWRAP,
         keep: bool = False,
+        hub: HubRoute | None = None,
     ) -> None:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
@@ -194,10 +229,16 @@ class LocalProvider(EnvProvider):
         self.limits = limits or Limits()
         self.isolation = isolation
         self.keep = keep
+        self.hub = hub
 
-    def provision(self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None) -> LocalEnv:
+    def provision(self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None,
+                  apps: Sequence[str] = ()) -> LocalEnv:  # fmt: skip
         env_id = f"{role.value}-{uuid.uuid4().hex[:10]}"
-        env = LocalEnv(self, env_id, task_id, role, self.root / _dir_safe(task_id) / env_id)
+        web_apps = [a for a in apps if self.hub is not None and a in self.hub.apps]
+        if any(a in WEB_APPS for a in apps) and self.hub is None:
+            raise EnvError(f"task {task_id} needs the hub for {[a for a in apps if a in WEB_APPS]}",
+                           hint="start one (HubProcess) and pass LocalProvider(hub=HubRoute(...))")  # fmt: skip
+        env = LocalEnv(self, env_id, task_id, role, self.root / _dir_safe(task_id) / env_id, web_apps)
         if from_snapshot is not None:
             env.restore(from_snapshot)
         return env

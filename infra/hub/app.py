@@ -3,7 +3,7 @@
 Layout of URLs (for app `chat` on the default port):
 
     http://127.0.0.1:8400/                  index of the hosted apps
-    http://127.0.0.1:8400/healthz           {"ok": true, "apps": [...]}
+    http://127.0.0.1:8400/healthz           {"ok": true, "apps": [...], "sessions": {app: live count}}
     http://127.0.0.1:8400/chat/?sid=S       the chat UI for session S
     http://127.0.0.1:8400/chat/assets/...   the chat UI's own modules and CSS
     http://127.0.0.1:8400/_hub/static/...   modules and CSS shared by every UI
@@ -22,13 +22,19 @@ import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from infra.hub.errors import HubError, http_error_handler, hub_error_handler, validation_error_handler
+from infra.hub.errors import (
+    HubError,
+    http_error_handler,
+    hub_error_handler,
+    unexpected_error_handler,
+    validation_error_handler,
+)
 from infra.hub.limits import BodyLimitMiddleware
 from infra.hub.registry import MockApp, load_mock_apps
 from infra.hub.settings import HubSettings
@@ -55,6 +61,7 @@ def create_app(settings: HubSettings) -> FastAPI:
     app.add_exception_handler(HubError, hub_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(Exception, unexpected_error_handler)
     app.mount("/_hub/static", StaticFiles(directory=SHARED_STATIC), name="hub-static")
     for mock in apps:
         app.include_router(build_state_router(mock))
@@ -63,8 +70,10 @@ def create_app(settings: HubSettings) -> FastAPI:
         app.mount(f"/{mock.name}/assets", StaticFiles(directory=mock.static_dir), name=f"{mock.name}-assets")
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> JSONResponse:
-        return JSONResponse({"ok": True, "apps": [m.name for m in apps]})
+    async def healthz(request: Request) -> JSONResponse:
+        hub: Hub = request.state.hub
+        sessions = {name: store.live_sessions() for name, store in hub.sessions.items()}
+        return JSONResponse({"ok": True, "apps": [m.name for m in apps], "sessions": sessions})
 
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:
@@ -85,6 +94,7 @@ def _lifespan(settings: HubSettings, apps: list[MockApp]):
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            hub.close()
 
     return lifespan
 

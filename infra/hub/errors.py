@@ -68,3 +68,9 @@ async def validation_error_handler(_: Request, exc: Exception) -> JSONResponse:
     where = ".".join(str(part) for part in first.get("loc", ()))
     return error_body(f"invalid request: {where}: {first.get('msg', 'invalid')}",
                       "check the query parameters and body against DESIGN.md §3.3", 400)
+
+
+async def unexpected_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    # A bug, not a bad request: keep the {error, hint} shape; the traceback goes to the server log.
+    return error_body(f"internal error handling {request.method} {request.url.path}: {type(exc).__name__}",
+                      "this is a hub bug; the server log has the traceback", 500)

@@ -33,7 +33,8 @@ class HubSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CUAGYM_HUB_", extra="ignore")
 
     host: str = Field(default="127.0.0.1", description="interface to bind (loopback by default)")
-    port: int = Field(default=8400, ge=0, le=65535, description="TCP port (0 picks a free one)")
+    port: int = Field(default=8400, ge=0, le=65535, description="TCP port (0: no TCP listener when uds is set)")
+    uds: Path | None = Field(default=None, description="also serve on this unix socket (how sandboxes reach it)")
     apps: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: list(ALL_APPS), description="mock apps to host, by URL name"
     )

@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, Response
 from starlette.datastructures import UploadFile
 
 from infra.hub.errors import BadRequestError
+from infra.hub.persist import SessionDB
 from infra.hub.registry import MockApp
 from infra.hub.settings import HubSettings
 from infra.hub.store import AppSessions
@@ -37,14 +38,21 @@ class Hub:
     def __init__(self, settings: HubSettings, apps: list[MockApp]) -> None:
         self.settings = settings
         self.apps = {app.name: app for app in apps}
-        self.sessions = {app.name: AppSessions(app, settings.data_dir, settings.session_ttl_s) for app in apps}
+        self.db = SessionDB(settings.data_dir / "sessions.sqlite3")
+        self.sessions = {app.name: AppSessions(app, settings.data_dir, settings.session_ttl_s, self.db) for app in apps}
 
     def sweep(self) -> int:
         return sum(sessions.sweep() for sessions in self.sessions.values())
 
+    def close(self) -> None:
+        self.db.close()
 
-def get_hub(request: Request) -> Hub:
-    """Dependency: the Hub the lifespan put in request state (so two hubs can share a process)."""
+
+async def get_hub(request: Request) -> Hub:
+    """Dependency: the Hub the lifespan put in request state (so two hubs can share a process).
+
+    `async` on purpose: FastAPI runs a plain `def` dependency in a worker thread, which costs more
+    than the whole state-API request it serves."""
     return request.state.hub
 
 

@@ -3,10 +3,8 @@
 A session is `(baseline, current)`; `None` stands for "the app's defaults" (baseline) and "same as
 the baseline" (current), so a sid that was only read costs nothing and is never written.
 
-Persistence: `<data_dir>/sessions/<app>/<sid>.json` holds `{"baseline", "current"}`, replaced
-atomically (temp file + rename in the same directory) on every write, so a crash leaves the old or
-the new state, never half of one. The file's mtime is the session's last activity as far as a
-restarted hub knows (reads refresh it now and then, see `_touch`).
+Persistence: every write saves the session's row in the hub's SessionDB (persist.py) in one
+transaction before the request is answered. Uploads live in `<data_dir>/files/<app>/<sid>/`.
 
 Concurrency: one hub process is one event loop; every method here runs without awaiting, so a
 request's read-modify-write cannot interleave with another's.
@@ -14,11 +12,8 @@ request's read-modify-write cannot interleave with another's.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +24,7 @@ import orjson
 
 from infra.hub.diff import deep_merge, state_diff
 from infra.hub.errors import BadRequestError
+from infra.hub.persist import SessionDB
 from infra.hub.registry import MockApp
 
 log = logging.getLogger(__name__)
@@ -52,20 +48,20 @@ class Session:
 class AppSessions:
     """All sessions of one mock app. Callers validate sids first (see state_api.check_sid)."""
 
-    def __init__(self, app: MockApp, data_dir: Path, ttl_s: float, clock: Callable[[], float] = time.time):
+    def __init__(self, app: MockApp, data_dir: Path, ttl_s: float, db: SessionDB,
+                 clock: Callable[[], float] = time.time) -> None:
         self.app = app
         self.ttl_s = ttl_s
+        self.db = db
         self.clock = clock
-        self.state_dir = data_dir / "sessions" / app.name
         self.files_root = data_dir / "files" / app.name
-        self.state_dir.mkdir(parents=True, exist_ok=True)
         self.files_root.mkdir(parents=True, exist_ok=True)
         self.defaults: dict[str, Any] = app.seed()
         self._defaults_go = orjson.dumps(
             {"initial_state": self.defaults, "current_state": self.defaults, "state_diff": {}}
         )
         self._sessions: dict[str, Session] = {}
-        self._on_disk: set[str] = set()  # persisted sids not loaded yet (loaded lazily on first use)
+        self._on_disk: dict[str, float] = {}  # persisted sids not loaded yet -> last activity
         self._scan_disk()
 
     # ---- the state API -------------------------------------------------------------------------
@@ -80,7 +76,7 @@ class AppSessions:
         else:
             if not isinstance(state, dict):
                 raise BadRequestError(f"action {action!r} needs a JSON object in 'state'",
-                                      hint='send {"action": "%s", "state": {...}}' % action)
+                                      hint=f'send {{"action": "{action}", "state": {{...}}}}')
             existing = self._get(sid, create=False)
             if action == "set":
                 baseline = deep_merge(self.defaults, state)
@@ -139,10 +135,7 @@ class AppSessions:
         """Expire every session idle for longer than the TTL; returns how many were removed."""
         now = self.clock()
         expired = [sid for sid, s in self._sessions.items() if now - s.touched > self.ttl_s]
-        for sid in list(self._on_disk):
-            mtime = self._mtime(sid)
-            if mtime is None or now - mtime > self.ttl_s:
-                expired.append(sid)
+        expired += [sid for sid, touched in self._on_disk.items() if now - touched > self.ttl_s]
         for sid in expired:
             self._expire(sid)
         if expired:
@@ -151,9 +144,8 @@ class AppSessions:
 
     def _expire(self, sid: str) -> None:
         self._sessions.pop(sid, None)
-        self._on_disk.discard(sid)
-        with contextlib.suppress(FileNotFoundError):
-            self._path(sid).unlink()
+        self._on_disk.pop(sid, None)
+        self.db.delete(self.app.name, sid)
         shutil.rmtree(self.files_root / sid, ignore_errors=True)
 
     # ---- internals -------------------------------------------------------------------------------
@@ -186,57 +178,41 @@ class AppSessions:
         return session
 
     def _touch(self, sid: str, session: Session, now: float) -> None:
-        # Reads do not rewrite the file, but a restarted hub judges idleness by its mtime; refresh
-        # it at most every tenth of the TTL so a session read often is not expired after a restart.
-        if now - session.persisted_touch > self.ttl_s / 10 and sid not in self._on_disk:
-            with contextlib.suppress(FileNotFoundError):
-                os.utime(self._path(sid), (now, now))
+        # Reads do not rewrite the state, but a restarted hub judges idleness by the stored time;
+        # refresh it at most every tenth of the TTL so a session read often outlives a restart.
+        if now - session.persisted_touch > self.ttl_s / 10:
+            self.db.touch(self.app.name, sid, now)
             session.persisted_touch = now
 
     def _load(self, sid: str) -> Session | None:
-        self._on_disk.discard(sid)
-        path = self._path(sid)
-        try:
-            raw = orjson.loads(path.read_bytes())
-            mtime = path.stat().st_mtime
-        except (OSError, orjson.JSONDecodeError) as exc:
-            # A file we cannot read is not a session; keep the evidence aside for a human.
-            log.warning("hub %s: unreadable session file %s (%s); starting %s fresh", self.app.name, path, exc, sid)
-            with contextlib.suppress(OSError):
-                path.rename(path.with_suffix(".corrupt"))
+        self._on_disk.pop(sid, None)
+        row = self.db.load(self.app.name, sid)
+        if row is None:
             return None
-        session = Session(raw.get("baseline"), raw.get("current"), touched=mtime, persisted_touch=mtime)
+        baseline, current, touched = row
+        try:
+            session = Session(orjson.loads(baseline) if baseline is not None else None,
+                              orjson.loads(current) if current is not None else None,
+                              touched=touched, persisted_touch=touched)
+        except orjson.JSONDecodeError as exc:
+            # A row we cannot read is not a session; start the sid afresh rather than fail every request.
+            log.warning("hub %s: unreadable stored state for %s (%s); starting it fresh", self.app.name, sid, exc)
+            self.db.delete(self.app.name, sid)
+            return None
         self._sessions[sid] = session
         return session
 
     def _persist(self, sid: str, session: Session) -> None:
-        payload = orjson.dumps({"baseline": session.baseline, "current": session.current})
-        fd, tmp = tempfile.mkstemp(prefix=f".{sid}.", suffix=".tmp", dir=self.state_dir)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(payload)
-            os.replace(tmp, self._path(sid))
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        session.persisted_touch = self.clock()
-
-    def _path(self, sid: str) -> Path:
-        return self.state_dir / f"{sid}.json"
-
-    def _mtime(self, sid: str) -> float | None:
-        try:
-            return self._path(sid).stat().st_mtime
-        except FileNotFoundError:
-            return None
+        now = self.clock()
+        dump = orjson.dumps
+        self.db.save(self.app.name, sid, None if session.baseline is None else dump(session.baseline),
+                     None if session.current is None else dump(session.current), now)
+        session.persisted_touch = now
 
     def _scan_disk(self) -> None:
-        """Index persisted sessions, drop expired ones, and remove leftovers of interrupted writes."""
-        for tmp in self.state_dir.glob(".*.tmp"):
-            tmp.unlink(missing_ok=True)
-        self._on_disk = {p.stem for p in self.state_dir.glob("*.json")}
+        """Index persisted sessions, drop expired ones, and remove uploads whose session is gone."""
+        self._on_disk = self.db.sids(self.app.name)
         for folder in self.files_root.iterdir():
             if folder.name not in self._on_disk:
-                shutil.rmtree(folder, ignore_errors=True)  # files of a session whose state is gone
+                shutil.rmtree(folder, ignore_errors=True)
         self.sweep()

@@ -9,11 +9,12 @@ barrier is enforced by what the process can reach, not by a promise.
 
 from __future__ import annotations
 
+import base64
 from typing import Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from infra.envs.base import StateView
+from infra.envs.base import Env, StateView
 from infra.errors import CuagymError
 from tasks.models import TaskSpec
 from tasks.skills import Skill
@@ -29,8 +30,40 @@ class GeneratorOutput(BaseModel):
     notes: str = ""
 
 
+class FileBlob(BaseModel):
+    """The bytes of one regular file of a state (path relative to /home/user)."""
+
+    path: str
+    data_b64: str
+
+
+MAX_BLOB_BYTES = 2 * 1024 * 1024  # per file: documents and workbooks are KBs; bigger ones are listed, not shipped
+MAX_STATE_BYTES = 16 * 1024 * 1024  # per state: bounds the JSON line that crosses the barrier
+
+
+def state_files(env: Env, view: StateView, *, max_file: int = MAX_BLOB_BYTES,
+                max_total: int = MAX_STATE_BYTES) -> list[FileBlob]:  # fmt: skip
+    """The contents of a state's small regular files (what `view` lists), smallest first until
+    `max_total`; a file the env will not read (vanished, not regular) is skipped, as is a big one."""
+    blobs, total = [], 0
+    for entry in sorted((f for f in view.files if f.kind == "file" and f.size <= max_file), key=lambda f: f.size):
+        if total + entry.size > max_total:
+            break
+        try:
+            data = env.read_file(entry.path, max_bytes=max_file)
+        except CuagymError:
+            continue
+        total += len(data)
+        blobs.append(FileBlob(path=entry.path, data_b64=base64.b64encode(data).decode()))
+    return blobs
+
+
 class DiscriminatorRequest(BaseModel):
-    """Everything a Discriminator is given — the whole of it crosses the process barrier as JSON."""
+    """Everything a Discriminator is given — the whole of it crosses the process barrier as JSON.
+
+    `initial_files` / `golden_files` carry the states' small files (only for a Discriminator that
+    asks for them, e.g. the LLM one, which reads them and tests rewards on them); they are state
+    contents, like the views — never the Generator's scripts."""
 
     task: TaskSpec
     skill: str
@@ -38,6 +71,8 @@ class DiscriminatorRequest(BaseModel):
     golden_state: StateView
     review: str | None = None
     round: int = 1
+    initial_files: list[FileBlob] = Field(default_factory=list)
+    golden_files: list[FileBlob] = Field(default_factory=list)
 
 
 class DiscriminatorOutput(BaseModel):

@@ -42,6 +42,9 @@ def serve(backend, stdin=sys.stdin, stdout=sys.stdout) -> None:
             reply = {"ok": False, "error": exc.message, "hint": exc.hint}
         except Exception as exc:  # process boundary: report, keep serving
             reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}", "hint": "a Discriminator bug"}
+        drain = getattr(backend, "drain_calls", None)  # model-call records, sent back whatever happened
+        if drain is not None:
+            reply["calls"] = drain()
         stdout.write(json.dumps(reply) + "\n")
         stdout.flush()
 

@@ -15,7 +15,7 @@ import shutil
 import sys
 import tempfile
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from infra.errors import TransientError
@@ -54,14 +54,18 @@ class IsolatedDiscriminator:
 
     def __init__(
         self, backend: str, settings: Settings, *, network: bool = False, env: Mapping[str, str] | None = None,
-        timeout_s: float = 600.0,
+        timeout_s: float = 600.0, binds: Sequence[Bind] = (), call_sink: Callable[[dict], None] | None = None,
+        wants_files: bool = False, name: str | None = None,
     ) -> None:  # fmt: skip
-        self.name = backend
+        self.name = name or backend
         self.backend = backend
         self.settings = settings
         self.network = network
         self.env = dict(env or {})
         self.timeout_s = timeout_s
+        self.binds = list(binds)  # extra read-only (or writable) paths, e.g. the guest Python
+        self.call_sink = call_sink  # receives the worker's model-call records (dicts), ok or not
+        self.wants_files = wants_files  # ask cogen to ship the states' small files in the request
         self._local = threading.local()
         self._workers: list[tuple[SandboxProcess, Path]] = []
         self._lock = threading.Lock()
@@ -75,7 +79,7 @@ class IsolatedDiscriminator:
         argv = [str(Path(sys.executable)), "-m", WORKER_MODULE, self.backend, str(self.settings.skills_dir.resolve())]
         env = {"PYTHONPATH": str(PROJECT_ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True", **self.env}
         worker = SandboxProcess(argv, home=workdir / "home", log_path=workdir / "worker.log", env=env,
-                                binds=worker_binds(), masks=_hidden_paths(self.settings),
+                                binds=worker_binds() + self.binds, masks=_hidden_paths(self.settings),
                                 network=self.network)  # fmt: skip
         self._local.worker = worker
         with self._lock:
@@ -97,6 +101,9 @@ class IsolatedDiscriminator:
         except ValueError:
             raise AgentOutputError(f"the Discriminator worker sent a non-JSON reply: {raw[:200]!r}",
                                    hint="workers must print exactly one JSON line per request") from None  # fmt: skip
+        if self.call_sink is not None:
+            for call in reply.get("calls") or []:
+                self.call_sink(call)
         if not reply.get("ok"):
             raise AgentOutputError(f"Discriminator failed: {reply.get('error', 'no error text')}",
                                    hint=reply.get("hint", "see the REVIEW feedback"))  # fmt: skip

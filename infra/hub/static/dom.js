@@ -61,6 +61,7 @@ const ICONS = {
   chevronRight: "M9 6l6 6-6 6",
   chevronLeft: "M15 6l-6 6 6 6",
   more: "M5 12h.01M12 12h.01M19 12h.01",
+  equal: "M5 9h14M5 15h14",
   pin: "M9 3h6l-1 6 3 3v2H7v-2l3-3zM12 14v7",
   truck: "M2 6h12v10H2zM14 10h4l3 3v3h-7M6 19a2 2 0 1 0 0-4a2 2 0 0 0 0 4zM17 19a2 2 0 1 0 0-4a2 2 0 0 0 0 4z",
   task: "M4 4h16v16H4zM8 12l3 3 5-6",
@@ -117,7 +118,7 @@ export function openDialog({ title, body, submitLabel = "Save", danger = false, 
       h("button", { type: "button", class: "icon-btn", "aria-label": "Close", onclick: () => close() }, icon("x"))),
     h("div", { class: "modal-body" }, body, error),
     h("footer", { class: "modal-foot" },
-      h("button", { type: "button", class: "btn", onclick: () => close() }, "Cancel"),
+      h("button", { type: "button", class: "btn", onclick: () => close() }, onSubmit ? "Cancel" : "Close"),
       onSubmit ? h("button", { type: "submit", class: danger ? "btn btn-danger" : "btn btn-primary" }, submitLabel) : null));
   const dialog = h("dialog", { class: wide ? "modal modal-wide" : "modal", "aria-label": title, "data-dialog": name || "" }, form);
   form.addEventListener("submit", (event) => {
@@ -153,19 +154,23 @@ export function select(name, options, value, props = {}) {
 let menuCleanup = null;
 
 /** A popup menu under `anchor`: items are {label, icon?, onClick, danger?} or "-" separators. */
-export function openMenu(anchor, items, { align = "left" } = {}) {
+export function openMenu(anchor, items, options = {}) {
+  return openPopover(anchor, items.map((item) => item === "-" ? h("hr") : h("button", {
+    type: "button", role: "menuitem", class: item.danger ? "menu-item danger" : "menu-item",
+    onclick: () => { closeMenu(); item.onClick(); },
+  }, item.icon ? icon(item.icon) : null, item.label)), options);
+}
+
+/** Any content in a floating box under `anchor`; closes on outside click, Escape or closeMenu(). */
+export function openPopover(anchor, content, { align = "left", cls = "" } = {}) {
   closeMenu();
-  const menu = h("div", { class: "menu", role: "menu" },
-    items.map((item) => item === "-" ? h("hr") : h("button", {
-      type: "button", role: "menuitem", class: item.danger ? "menu-item danger" : "menu-item",
-      onclick: () => { closeMenu(); item.onClick(); },
-    }, item.icon ? icon(item.icon) : null, item.label)));
+  const menu = h("div", { class: `menu ${cls}`.trim(), role: "menu" }, content);
   document.body.append(menu);
   const rect = anchor.getBoundingClientRect();
   const left = align === "right" ? rect.right - menu.offsetWidth : rect.left;
   menu.style.left = `${Math.max(8, Math.min(left, innerWidth - menu.offsetWidth - 8))}px`;
   const below = rect.bottom + 4 + menu.offsetHeight < innerHeight;
-  menu.style.top = `${below ? rect.bottom + 4 : rect.top - menu.offsetHeight - 4}px`;
+  menu.style.top = `${below ? rect.bottom + 4 : Math.max(8, rect.top - menu.offsetHeight - 4)}px`;
   const onDown = (event) => { if (!menu.contains(event.target) && !anchor.contains(event.target)) closeMenu(); };
   const onKey = (event) => { if (event.key === "Escape") closeMenu(); };
   setTimeout(() => document.addEventListener("mousedown", onDown));

@@ -1,0 +1,106 @@
+"""`cuagym desktop …`: real desktops (Xvfb + openbox + LibreOffice) behind an OSWorld-compatible server."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from flows.cli import console, handle_errors
+from infra.errors import ConfigError, DesktopError
+from infra.settings import get_settings
+
+
+@click.group()
+def desktop() -> None:
+    """Run desktops that OSWorld's controllers (and people) can drive."""
+
+
+@desktop.command("setup")
+@click.option("--quiet", is_flag=True, help="Print nothing when everything is already in place.")
+@handle_errors
+def setup(quiet: bool) -> None:
+    """Build the desktop's Python (server libraries, pyautogui, the guest libraries) if it is missing.
+
+    Example:
+
+        cuagym desktop setup
+    """
+    from infra.desktop_venv import desktop_python_ready, ensure_desktop_python
+
+    venv = get_settings().desktop_venv_path
+    was_ready = desktop_python_ready(venv)
+    ensure_desktop_python(venv)
+    if not (quiet and was_ready):
+        console.print(f"desktop Python ready at {venv}")
+
+
+@desktop.command("serve")
+@click.option(
+    "--bundle",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="An exported bundle: run its config.json setup, then open the task's documents.",
+)
+@click.option("--port", type=int, default=0, show_default=True, help="Loopback TCP port (0: any free one).")
+@click.option("--width", type=int, default=1920, show_default=True, help="Screen width in pixels.")
+@click.option("--height", type=int, default=1080, show_default=True, help="Screen height in pixels.")
+@click.option(
+    "--no-accessibility", is_flag=True, help="Skip the AT-SPI bus (GET /accessibility then answers 503)."
+)
+@handle_errors
+def serve(bundle: Path | None, port: int, width: int, height: int, no_accessibility: bool) -> None:
+    """Start one desktop, print its server URL and a first screenshot's path, and run until Ctrl-C.
+
+    The server speaks OSWorld's desktop_env protocol on 127.0.0.1 only; every request needs the
+    printed token (HTTP Basic password, any user name, or `Authorization: Bearer`). Hand OSWorld's
+    controllers the printed vm_ip and port unchanged.
+
+    Example:
+
+        cuagym desktop serve --bundle output/final/calc.padded_ids-0a1b2c3d4e --port 5000
+    """
+    from infra.desktop_venv import ensure_desktop_python
+    from infra.envs.base import EnvRole
+    from infra.envs.desktop import DesktopProvider
+    from infra.envs.desktop_sandbox import DesktopConfig
+
+    if bundle is not None and not (bundle / "config.json").is_file():
+        raise ConfigError(f"{bundle} has no config.json", hint="pass a bundle folder from output/final/")
+    settings = get_settings()
+    provider = DesktopProvider(settings.var_dir / "desktops", ensure_desktop_python(settings.desktop_venv_path),
+                               config=DesktopConfig(width=width, height=height, accessibility=not no_accessibility),
+                               keep=True)  # the home stays for inspection after Ctrl-C  # fmt: skip
+    started = time.monotonic()
+    env = provider.provision(bundle.name if bundle else "serve", EnvRole.DEBUG)
+    try:
+        opened = env.setup_from_config(bundle / "config.json") if bundle is not None else []
+        env.mark_initial()
+        url = env.serve_tcp(port=port)
+        vm_ip, server_port = env.osworld_address()
+        shot = settings.var_dir / "screenshots" / f"desktop-serve-{env.id}.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        shot.write_bytes(env.screenshot())
+        lines = [
+            f"desktop ready in {time.monotonic() - started:.1f} s ({width}x{height})",
+            f"server:     {url}   token: {env.token}",
+            f"browser:    http://cuagym:{env.token}@{url.removeprefix('http://')}/screenshot",
+            f'osworld:    PythonController(vm_ip="{vm_ip}", server_port={server_port})',
+            f"screenshot: {shot}",
+            f"home:       {env.home}",
+            f"log:        {env.log_path}",
+        ]
+        lines += [f"opened:     {path}" for path in opened]
+        click.echo("\n".join(lines), nl=True)
+        sys.stdout.flush()
+        console.print("running; Ctrl-C to stop")
+        while env.running:
+            time.sleep(0.5)
+        raise DesktopError(f"the desktop exited on its own; its log is {env.log_path}",
+                           hint="read the log's end; `make setup` installs what a desktop needs")  # fmt: skip
+    except KeyboardInterrupt:
+        console.print("stopping")
+    finally:
+        env.close()

@@ -1,0 +1,101 @@
+"""`cuagym report …`: analyst reports over the warehouse snapshot (a group: one subcommand per report)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from flows.cli import console, handle_errors
+
+
+@click.group()
+def report() -> None:
+    """Reports over the warehouse snapshot (read-only; safe while a run is writing).
+
+    Example:
+
+        cuagym report rejections --app calc
+    """
+
+
+@report.command()
+@click.option("--app", default=None, help="Only this app (default: every app).")
+@click.option("--limit", default=10, show_default=True, help="Rows per app.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.")
+@handle_errors
+def rejections(app: str | None, limit: int, fmt: str, warehouse: Path | None) -> None:
+    """The most common reasons rounds fail, per app and per failed condition.
+
+    Every failed round counts (a tuple rejected after five rounds counts five times; the `tuples`
+    column counts each tuple once), plus critic rejections as condition `vote`. The example column
+    is the first line of feedback the agents were given.
+
+    Example:
+
+        cuagym report rejections --app calc --limit 5
+    """
+    from infra.settings import get_settings
+    from warehouse.reports import rejection_report
+
+    result = rejection_report(warehouse or get_settings().warehouse_path, app)
+    rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+    shown, per_app = [], {}
+    for row in rows:
+        per_app[row["app"]] = per_app.get(row["app"], 0) + 1
+        if per_app[row["app"]] <= limit:
+            shown.append(row)
+    if fmt == "json":
+        click.echo(json.dumps(shown, default=str, indent=2))
+        return
+    table = Table(title="rejections by app and condition" + (f" ({app})" if app else ""))
+    for col in ("app", "condition", "reason", "rounds", "tuples", "example"):
+        table.add_column(col, justify="right" if col in ("rounds", "tuples") else "left", overflow="fold")
+    for row in shown:
+        example = (row["example"] or "")[:160]
+        table.add_row(row["app"], row["condition"], row["reason"] or "", str(row["rounds"]), str(row["tuples"]), example)
+    Console().print(table)
+    console.print(f"{sum(r['rounds'] for r in rows)} failed round(s) / vote(s) over {len(per_app)} app(s)")
+
+
+@report.command()
+@click.option("--run", "run_id", default=None, help="Run id (default: the latest run).")
+@click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the PNG (default output/reports/<run>-coverage.png).")
+@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.")
+@handle_errors
+def coverage(run_id: str | None, chart: Path | None, warehouse: Path | None) -> None:
+    """Coverage of a run's batch against its quotas, its yield per stage, and a PNG chart.
+
+    Example:
+
+        cuagym report coverage --run run-f9e1c7a78a98
+    """
+    from flows.cli_tables import coverage_table, print_chart, print_quota_notes
+    from infra.settings import get_settings
+    from tasks import report as reports
+
+    settings = get_settings()
+    path = warehouse or settings.warehouse_path
+    rows = reports.coverage(path, run_id)
+    if not rows:
+        console.print("no run with sampled specs in the warehouse yet")
+        return
+    run_id = rows[0]["run_id"]
+    Console().print(coverage_table(rows, dimensions=("app", "difficulty", "scope", "domain", "scenario", "platform")))
+    yields = Table(title="yield per stage")
+    stages = ("sampled", "generated", "verified", "exported", "rejected", "yield")
+    for col in stages:
+        yields.add_column(col, justify="right")
+    for row in reports.yield_by_stage(path, run_id):
+        yields.add_row(*[str(row[c]) for c in stages])
+    Console().print(yields)
+    print_quota_notes(console, reports.quota_notes(path, run_id))
+    target = chart or settings.output_dir / "reports" / f"{run_id}-coverage.png"
+    print_chart(console, str(reports.coverage_chart(rows, target)))

@@ -1,0 +1,153 @@
+"""Routes that run commands in the guest: /execute, /setup/execute, /run_python, /run_bash_script,
+/setup/launch — request and response shapes as OSWorld's desktop_env server (Flask) has them.
+
+cuagym extensions, which OSWorld's controllers never send: /execute accepts `timeout` (seconds,
+default 120 as OSWorld) and `env` (extra variables); a timed-out /execute answers 500 with
+`timed_out: true`. /run_python runs `python3` from PATH (the desktop venv), where OSWorld's server
+names /usr/bin/python3 (its VM's system Python has the same libraries).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.routing import Route
+
+from .replies import HttpError, json_body, reply, run_captured, text
+from .session import Session
+
+EXECUTE_TIMEOUT_S = 120.0  # OSWorld's fixed value
+RUN_PYTHON_TIMEOUT_S = 30.0
+BASH_DEFAULT_TIMEOUT_S = 100.0
+
+
+def _command(data: dict) -> tuple[list[str] | str, bool]:
+    """OSWorld's reading of {command, shell}: a str without shell is split, `~/` args expanded."""
+    shell = bool(data.get("shell", False))
+    command = data.get("command", "" if shell else [])
+    if isinstance(command, str) and not shell:
+        command = shlex.split(command)
+    if isinstance(command, list):
+        if not all(isinstance(arg, str) for arg in command):
+            raise HttpError(400, {"status": "error", "message": "command must be a list of strings"})
+        command = [os.path.expanduser(arg) if arg.startswith("~/") else arg for arg in command]
+    if not command:
+        raise HttpError(400, {"status": "error", "message": "command is empty"})
+    return command, shell
+
+
+def make_routes(session: Session) -> list[Route]:
+    async def execute(request: Request):
+        data = await json_body(request)
+        command, shell = _command(data)
+        timeout_s = float(data.get("timeout", EXECUTE_TIMEOUT_S))
+        extra_env = data.get("env") or None
+        if extra_env is not None and not all(isinstance(v, str) for v in dict(extra_env).values()):
+            raise HttpError(400, {"status": "error", "message": "env values must be strings"})
+        return await _in_thread(_execute, command, shell, timeout_s, extra_env)
+
+    def _execute(command, shell, timeout_s, extra_env):
+        try:
+            code, out, err = run_captured(command, shell=shell, timeout_s=timeout_s, env=extra_env)
+        except subprocess.TimeoutExpired:
+            raise HttpError(500, {"status": "error", "timed_out": True,
+                                  "message": f"command timed out after {timeout_s:g} seconds"}) from None  # fmt: skip
+        except OSError as exc:
+            raise HttpError(500, {"status": "error", "message": str(exc)}) from None
+        return reply({"status": "success", "output": out, "error": err, "returncode": code})
+
+    async def run_python(request: Request):
+        data = await json_body(request)
+        code = data.get("code")
+        if not code:
+            raise HttpError(400, {"status": "error", "message": "Code not supplied!"})
+        return await _in_thread(_run_python, str(code))
+
+    def _run_python(code: str):
+        script = Path(tempfile.gettempdir()) / f"python_exec_{uuid.uuid4().hex}.py"
+        script.write_text(code, encoding="utf-8")
+        try:
+            returncode, out, err = run_captured(
+                ["python3", str(script)], shell=False, timeout_s=RUN_PYTHON_TIMEOUT_S
+            )
+        except subprocess.TimeoutExpired:
+            raise HttpError(500, {"status": "error", "message": "Execution timeout: Code took too long to execute",
+                                  "error": "TimeoutExpired", "need_more": False, "output": None}) from None  # fmt: skip
+        except OSError as exc:
+            raise HttpError(500, {"status": "error", "message": f"Execution error: {exc}", "error": str(exc),
+                                  "need_more": False, "output": None}) from None  # fmt: skip
+        finally:
+            script.unlink(missing_ok=True)
+        if returncode != 0 and not err:
+            err = f"Process exited with code {returncode}"
+        message = out + (("\n" if out else "") + err if err else "")
+        return reply({"status": "success" if returncode == 0 else "error", "message": message,
+                      "need_more": False, "output": out, "error": err, "return_code": returncode})  # fmt: skip
+
+    async def run_bash_script(request: Request):
+        data = await json_body(request)
+        script = data.get("script")
+        if not script:
+            raise HttpError(
+                400, {"status": "error", "output": "Script not supplied!", "error": "", "returncode": -1}
+            )
+        timeout_s = float(data.get("timeout") or BASH_DEFAULT_TIMEOUT_S)
+        working_dir = data.get("working_dir")
+        if working_dir:
+            working_dir = os.path.expanduser(working_dir)
+            if not os.path.exists(working_dir):
+                raise HttpError(400, {"status": "error", "output": f"Working directory does not exist: {working_dir}",
+                                      "error": "", "returncode": -1})  # fmt: skip
+        return await _in_thread(_run_bash, str(script), timeout_s, working_dir)
+
+    def _run_bash(script: str, timeout_s: float, working_dir: str | None):
+        if "#!/bin/bash" not in script:
+            script = "#!/bin/bash\n\n" + script
+        path = Path(tempfile.gettempdir()) / f"bash_exec_{uuid.uuid4().hex}.sh"
+        path.write_text(script, encoding="utf-8")
+        try:
+            code, out, _ = run_captured(["/bin/bash", str(path)], shell=False, timeout_s=timeout_s,
+                                        cwd=working_dir, merge_stderr=True)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise HttpError(500, {"status": "error", "output": f"Script execution timed out after {timeout_s:g} seconds",
+                                  "error": "", "returncode": -1}) from None  # fmt: skip
+        except OSError as exc:
+            raise HttpError(
+                500, {"status": "error", "output": str(exc), "error": "", "returncode": -1}
+            ) from None
+        finally:
+            path.unlink(missing_ok=True)
+        return reply(
+            {"status": "success" if code == 0 else "error", "output": out, "error": "", "returncode": code}
+        )
+
+    async def launch(request: Request):
+        data = await json_body(request)
+        command, shell = _command(data)
+        try:
+            session.spawn(command, shell=shell)
+        except OSError as exc:
+            raise HttpError(500, {"status": "error", "message": str(exc)}) from None
+        shown = command if shell or isinstance(command, str) else " ".join(command)
+        return text(f"{shown} launched successfully")
+
+    return [
+        Route("/execute", execute, methods=["POST"]),
+        Route("/setup/execute", execute, methods=["POST"]),
+        Route("/run_python", run_python, methods=["POST"]),
+        Route("/run_bash_script", run_bash_script, methods=["POST"]),
+        Route("/setup/launch", launch, methods=["POST"]),
+    ]
+
+
+async def _in_thread(fn, *args):
+    """Blocking work (a subprocess) off the event loop, so one slow command never stalls the others."""
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(fn, *args)

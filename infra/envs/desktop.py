@@ -1,0 +1,335 @@
+"""The `desktop` env provider: a real X desktop (Xvfb, openbox, LibreOffice) per env, in the same
+bubblewrap sandbox as `local`, driven through an OSWorld-compatible in-guest server.
+
+An env is a directory `<root>/<task>/<env_id>/` holding `home/` (mounted at /home/user), `scripts/`
+(read-only at /opt/cuagym/scripts, outside the state view), `desktop.log` (the sandbox's stderr) and
+`snapshots/`. The desktop itself is one sandbox (infra/envs/desktop_sandbox.py) whose server listens
+on a Unix socket; the host reaches it with `env.client` (typed calls over that socket), or — for
+OSWorld's own controllers — over a loopback TCP port that `env.serve_tcp()` opens, with the token as
+HTTP Basic password (`env.osworld_address()` gives the vm_ip/port pair to hand them).
+
+Reset never boots a VM: it ends the sandbox, restores the home from the env's initial snapshot (the
+state at provision, or what `mark_initial()` recorded after a task's setup) and starts a fresh one.
+The token and the TCP port survive resets, so a controller holding them keeps working.
+
+Example:
+    >>> provider = DesktopProvider(Path("var/desktops"), Path("var/desktop-venv"))
+    >>> with provider.provision("t1", EnvRole.ROLLOUT) as env:
+    ...     env.setup_from_config(Path("output/final/t1/config.json"))   # upload + execute, open the file
+    ...     env.gui_input(KeyPress(keys=["ctrl", "s"]))
+    ...     png = env.screenshot()
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from infra.desktop_venv import require_desktop_python
+from infra.envs.base import Capability, Env, EnvProvider, EnvRole, ScriptResult, Snapshot, StateView
+from infra.envs.desktop_actions import GuiAction, xdotool_args
+from infra.envs.desktop_client import CommandTimeout, DesktopClient
+from infra.envs.desktop_forward import TcpForwarder
+from infra.envs.desktop_sandbox import (
+    GUEST_SCRIPTS,
+    DesktopConfig,
+    DesktopMemory,
+    DesktopSandbox,
+    check_programs,
+    new_token,
+)
+from infra.envs.desktop_setup import load_task, run_setup, task_documents
+from infra.envs.local import MAX_STATE_ENTRIES, _dir_safe, _safe_name, resolve_guest_path, walk_state
+from infra.errors import DesktopError, EnvError
+from infra.sandbox import EXIT_TIMEOUT, Limits, prepare_home
+
+log = logging.getLogger(__name__)
+
+OSWORLD_USER = "cuagym"  # any name works: the server checks only the password (the token)
+
+
+class DesktopEnv(Env):
+    capabilities = frozenset({Capability.RUN_SCRIPT, Capability.STATE_VIEW, Capability.SNAPSHOT,
+                              Capability.SCREENSHOT, Capability.GUI_INPUT})  # fmt: skip
+
+    def __init__(
+        self, provider: DesktopProvider, env_id: str, task_id: str, role: EnvRole, root: Path
+    ) -> None:
+        super().__init__(env_id, task_id, role)
+        self.provider = provider
+        self.root, self.home, self.scripts = root, root / "home", root / "scripts"
+        self.log_path = root / "desktop.log"
+        self.scripts.mkdir(parents=True, exist_ok=True)
+        prepare_home(self.home)
+        self.token = new_token()
+        self.apps: tuple[str, ...] = ()
+        self.documents: list[str] = []  # opened by setup_from_config; reset() reopens them
+        self._snapshots = 0
+        self._initial: Snapshot | None = None
+        self._sandbox: DesktopSandbox | None = None
+        self._client: DesktopClient | None = None
+        self._forwarder: TcpForwarder | None = None
+
+    # --- lifecycle --------------------------------------------------------------------------------
+
+    def launch(self) -> None:
+        """Fork the desktop's sandbox; `wait_ready()` completes the start (see DesktopSandbox)."""
+        self._check_open()
+        if self._sandbox is not None:
+            raise DesktopError(
+                f"desktop {self.id} is already running", hint="reset() it, or close() it first"
+            )
+        self._sandbox = DesktopSandbox(home=self.home, python=self.provider.python, scripts=self.scripts,
+                                       log_path=self.log_path, config=self.provider.config, token=self.token)  # fmt: skip
+        self._sandbox.launch()
+
+    def wait_ready(self) -> None:
+        assert self._sandbox is not None, "launch() first"
+        try:
+            self._sandbox.wait_ready()
+        except BaseException:
+            self._sandbox = None
+            raise
+        self._client = DesktopClient(self._sandbox.socket_path, self.token)
+        if self._forwarder is not None:
+            self._forwarder.unix_path = self._sandbox.socket_path
+
+    def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def _stop(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._sandbox is not None:
+            self._sandbox.stop()
+            self._sandbox = None
+
+    def reset(self, snapshot: Snapshot | None = None, *, reopen: bool = False) -> float:
+        """A fresh desktop over the initial state (or `snapshot`); with `reopen`, the documents the
+        task's setup opened are opened again (the state an agent starts from). Returns seconds taken."""
+        self._check_open()
+        started = time.monotonic()
+        self._stop()
+        target = snapshot or self._initial
+        if target is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
+            shutil.copytree(target.ref, self.home, symlinks=True)
+        self.start()
+        for document in self.documents if reopen else []:
+            self.open_file(document)
+        return time.monotonic() - started
+
+    def mark_initial(self) -> Snapshot:
+        """Record the current home as the state `reset()` returns to (call after a task's setup)."""
+        self._initial = self.snapshot()
+        return self._initial
+
+    @property
+    def client(self) -> DesktopClient:
+        self._check_open()
+        if self._client is None:
+            raise DesktopError(f"desktop {self.id} is not running", hint="start() or reset() it")
+        return self._client
+
+    @property
+    def running(self) -> bool:
+        return self._sandbox is not None and self._sandbox.alive()
+
+    # --- reaching the in-guest server -------------------------------------------------------------
+
+    def serve_tcp(self, *, host: str = "127.0.0.1", port: int = 0) -> str:
+        """Open (once) a loopback TCP port leading to the server; returns its URL (without the token)."""
+        if self._forwarder is None:
+            self._forwarder = TcpForwarder(self.client.socket_path, host=host, port=port)
+        return self._forwarder.url
+
+    def osworld_address(self) -> tuple[str, int]:
+        """(vm_ip, server_port) for OSWorld's PythonController / SetupController, token included."""
+        self.serve_tcp()
+        assert self._forwarder is not None
+        return f"{OSWORLD_USER}:{self.token}@{self._forwarder.host}", self._forwarder.port
+
+    # --- Env interface ----------------------------------------------------------------------------
+
+    def run_script(
+        self, source: str, *, name: str, limits: Limits | None = None, env: Mapping[str, str] | None = None
+    ) -> ScriptResult:
+        """Run `python3 <name>` inside the desktop (its display, its apps), like an OSWorld `execute`.
+        Only `limits.timeout_s` applies per script; memory is capped for the whole desktop."""
+        name = _safe_name(name)
+        (self.scripts / name).write_text(source, encoding="utf-8")
+        timeout_s = (limits or self.provider.script_limits).timeout_s
+        started = time.monotonic()
+        try:
+            result = self.client.execute(["python3", f"{GUEST_SCRIPTS}/{name}"], timeout_s=timeout_s, env=env)
+        except CommandTimeout as exc:
+            return ScriptResult(exit_code=EXIT_TIMEOUT, stdout="", stderr=str(exc), timed_out=True,
+                                duration_s=round(time.monotonic() - started, 4))  # fmt: skip
+        return ScriptResult(exit_code=result.returncode, stdout=result.output, stderr=result.error,
+                            duration_s=round(time.monotonic() - started, 4))  # fmt: skip
+
+    def state_view(self) -> StateView:
+        self._check_open()
+        files, truncated = walk_state(self.home)
+        if truncated:
+            log.warning("state view of %s truncated at %d entries", self.id, MAX_STATE_ENTRIES)
+        return StateView(env_id=self.id, role=self.role, files=files)
+
+    def read_file(self, path: str, *, max_bytes: int = 16 * 1024 * 1024) -> bytes:
+        self._check_open()
+        host = resolve_guest_path(self.home, path)
+        if not host.is_file() or host.is_symlink():
+            raise EnvError(f"no regular file {path!r} in env {self.id}", hint="list files with state_view()")
+        if host.stat().st_size > max_bytes:
+            raise EnvError(f"{path!r} is larger than {max_bytes} bytes", hint="raise max_bytes")
+        return host.read_bytes()
+
+    def snapshot(self) -> Snapshot:
+        self._check_open()
+        self._snapshots += 1
+        target = self.root / "snapshots" / str(self._snapshots)
+        shutil.copytree(self.home, target, symlinks=True)
+        return Snapshot(env_id=self.id, ref=str(target))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Restore = a fresh desktop over the snapshot (open apps would hold the old files)."""
+        self.reset(snapshot)
+
+    def screenshot(self) -> bytes:
+        """The screen as PNG bytes, cursor included."""
+        return self.client.screenshot()
+
+    def gui_input(self, action: GuiAction) -> None:
+        """Perform one mouse or keyboard action (xdotool in the guest); DesktopError if it failed or
+        points off screen (xdotool itself would silently clamp it to the edge)."""
+        width, height = self.provider.config.width, self.provider.config.height
+        x, y = getattr(action, "x", None), getattr(action, "y", None)
+        if (x is not None and x >= width) or (y is not None and y >= height):
+            raise DesktopError(f"{action!r} is off the {width}x{height} screen",
+                               hint="coordinates are screen pixels, 0-based")  # fmt: skip
+        result = self.client.execute(["xdotool", *xdotool_args(action)], timeout_s=60)
+        if result.returncode != 0:
+            raise DesktopError(f"{action!r} failed: {(result.error or result.output).strip()[-500:]}",
+                               hint="check coordinates are on screen and key names are valid")  # fmt: skip
+
+    def window_titles(self) -> list[str]:
+        """Titles of the windows on screen (what `wmctrl -l` lists), dialogs included."""
+        listing = self.client.execute(["wmctrl", "-l"], timeout_s=30).output
+        return [
+            line.split(None, 3)[3] if len(line.split(None, 3)) == 4 else "" for line in listing.splitlines()
+        ]
+
+    def wait_for_window(self, title_part: str, *, timeout_s: float = 60.0, gone: bool = False) -> str:
+        """Wait until a window whose title contains `title_part` is up (or, with gone=True, none is);
+        returns the matching title ("" when gone). DesktopError on timeout."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            matches = [t for t in self.window_titles() if title_part in t]
+            if matches and not gone:
+                return matches[0]
+            if gone and not matches:
+                return ""
+            if time.monotonic() > deadline:
+                raise DesktopError(f"no window titled *{title_part}* {'left' if gone else 'came up'} in {timeout_s:g} s; "
+                                   f"on screen: {self.window_titles()}", hint="take a screenshot to see what the app shows")  # fmt: skip
+            time.sleep(0.2)
+
+    def open_file(self, guest_path: str, *, timeout_s: float = 120.0) -> None:
+        """Open a guest file in its app; returns once the app's window is up and active."""
+        self.client.open_file(guest_path, timeout_s=timeout_s)
+
+    def setup_from_config(
+        self, config_path: Path, *, open_documents: bool = True, timeout_s: float = 300.0
+    ) -> list[str]:
+        """Run a vanilla OSWorld config.json's setup steps (paths relative to its folder), then open
+        the task's documents in their apps; returns the guest paths opened."""
+        task = load_task(config_path)
+        run_setup(self.client, task, config_path.parent, step_timeout_s=timeout_s)
+        documents = task_documents(self.home, task.related_apps) if open_documents else []
+        for document in documents:
+            self.open_file(document, timeout_s=timeout_s)
+        self.documents = documents
+        return documents
+
+    def pids(self) -> list[int]:
+        """Host pids of the desktop's processes (X server, window manager, apps, the server)."""
+        return self._sandbox.pids() if self._sandbox is not None else []
+
+    def memory(self) -> DesktopMemory:
+        if self._sandbox is None:
+            raise DesktopError(f"desktop {self.id} is not running", hint="start() it first")
+        return self._sandbox.memory()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self._stop()
+        if self._forwarder is not None:
+            self._forwarder.close()
+            self._forwarder = None
+        self.closed = True
+        if not self.provider.keep:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+class DesktopProvider(EnvProvider):
+    """Desktops as bubblewrap sandboxes under `root`, each with its own X server and apps."""
+
+    name = "desktop"
+
+    def __init__(
+        self, root: Path, desktop_python: Path, *, config: DesktopConfig | None = None,
+        script_limits: Limits | None = None, keep: bool = False,
+    ) -> None:  # fmt: skip
+        self.root = root.resolve()
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.python = require_desktop_python(desktop_python)
+        check_programs()
+        self.config = config or DesktopConfig()
+        self.script_limits = script_limits or Limits()
+        self.keep = keep
+
+    def _new_env(
+        self, task_id: str, role: EnvRole, from_snapshot: Snapshot | None, apps: Sequence[str]
+    ) -> DesktopEnv:
+        env_id = f"{role.value}-{uuid.uuid4().hex[:10]}"
+        env = DesktopEnv(self, env_id, task_id, role, self.root / _dir_safe(task_id) / env_id)
+        env.apps = tuple(apps)
+        if from_snapshot is not None:
+            shutil.rmtree(env.home)
+            shutil.copytree(from_snapshot.ref, env.home, symlinks=True)
+        env.mark_initial()
+        return env
+
+    def provision(
+        self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None, apps: Sequence[str] = ()
+    ) -> DesktopEnv:
+        """A running desktop for (task, role) over `from_snapshot` (else an empty home). Apps start on
+        demand (`open_file`, `setup_from_config`), once the task's files exist; `apps` is recorded."""
+        env = self._new_env(task_id, role, from_snapshot, apps)
+        try:
+            env.start()
+        except BaseException:
+            env.close()
+            raise
+        return env
+
+    def provision_many(self, task_id: str, role: EnvRole, count: int) -> list[DesktopEnv]:
+        """`count` desktops side by side, booted in parallel (all forked, then each waited for)."""
+        envs = [self._new_env(task_id, role, None, ()) for _ in range(count)]
+        try:
+            for env in envs:
+                env.launch()
+            for env in envs:
+                env.wait_ready()
+        except BaseException:
+            for env in envs:
+                env.close()
+            raise
+        return envs

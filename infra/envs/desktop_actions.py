@@ -1,0 +1,150 @@
+"""GUI input for desktop envs: a closed set of actions, each rendered as one xdotool command.
+
+Actions are a discriminated union on `type`, so an unknown action or key name fails when the action
+is built (listing what is valid), not inside a live desktop. Key names follow pyautogui's (what
+agents and OSWorld trajectories use: "enter", "ctrl", "pgdn", "f5", single characters) and are
+mapped to X keysyms here.
+
+Example:
+    >>> xdotool_args(KeyPress(keys=["ctrl", "s"]))
+    ['key', '--clearmodifiers', 'ctrl+s']
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter, field_validator
+
+_KEYSYMS = {
+    "enter": "Return", "return": "Return", "tab": "Tab", "esc": "Escape", "escape": "Escape",
+    "backspace": "BackSpace", "delete": "Delete", "del": "Delete", "insert": "Insert", "space": "space",
+    "up": "Up", "down": "Down", "left": "Left", "right": "Right", "home": "Home", "end": "End",
+    "pageup": "Prior", "pgup": "Prior", "pagedown": "Next", "pgdn": "Next",
+    "ctrl": "ctrl", "control": "ctrl", "ctrlleft": "Control_L", "ctrlright": "Control_R",
+    "shift": "shift", "shiftleft": "Shift_L", "shiftright": "Shift_R",
+    "alt": "alt", "altleft": "Alt_L", "altright": "Alt_R", "win": "super", "super": "super",
+    "meta": "super", "cmd": "super", "command": "super", "capslock": "Caps_Lock", "numlock": "Num_Lock",
+    "printscreen": "Print", "prtsc": "Print", "menu": "Menu", "apps": "Menu", "pause": "Pause",
+    **{f"f{i}": f"F{i}" for i in range(1, 25)},
+}  # fmt: skip
+_PUNCTUATION = {
+    "-": "minus", "+": "plus", "=": "equal", ",": "comma", ".": "period", "/": "slash", "\\": "backslash",
+    ";": "semicolon", ":": "colon", "'": "apostrophe", '"': "quotedbl", "`": "grave", "~": "asciitilde",
+    "!": "exclam", "@": "at", "#": "numbersign", "$": "dollar", "%": "percent", "^": "asciicircum",
+    "&": "ampersand", "*": "asterisk", "(": "parenleft", ")": "parenright", "[": "bracketleft",
+    "]": "bracketright", "{": "braceleft", "}": "braceright", "<": "less", ">": "greater",
+    "?": "question", "_": "underscore", "|": "bar",
+}  # fmt: skip
+_BUTTONS = {"left": "1", "middle": "2", "right": "3"}
+
+
+def keysym(name: str) -> str:
+    """The X keysym for a pyautogui-style key name; ValueError listing the valid names otherwise."""
+    if len(name) == 1 and (name in string.ascii_letters or name in string.digits):
+        return name
+    if name in _PUNCTUATION:
+        return _PUNCTUATION[name]
+    if name.lower() in _KEYSYMS:
+        return _KEYSYMS[name.lower()]
+    raise ValueError(f"unknown key {name!r}; use a letter, digit or punctuation character, or one of "
+                     f"{', '.join(sorted(_KEYSYMS))}")  # fmt: skip
+
+
+class _Pointer(BaseModel):
+    model_config = {"extra": "forbid"}
+    x: int = Field(ge=0)
+    y: int = Field(ge=0)
+
+
+class Click(_Pointer):
+    type: Literal["click"] = "click"
+    button: Literal["left", "middle", "right"] = "left"
+    count: int = Field(default=1, ge=1, le=3)
+
+
+class MoveTo(_Pointer):
+    type: Literal["move"] = "move"
+
+
+class DragTo(_Pointer):
+    """Press `button` where the pointer is, move to (x, y), release."""
+
+    type: Literal["drag"] = "drag"
+    button: Literal["left", "middle", "right"] = "left"
+
+
+class Scroll(BaseModel):
+    """Wheel clicks at the pointer (or at x, y): dy > 0 scrolls down, dx > 0 right."""
+
+    model_config = {"extra": "forbid"}
+    type: Literal["scroll"] = "scroll"
+    dy: int = 0
+    dx: int = 0
+    x: int | None = Field(default=None, ge=0)
+    y: int | None = Field(default=None, ge=0)
+
+
+class TypeText(BaseModel):
+    model_config = {"extra": "forbid"}
+    type: Literal["type"] = "type"
+    text: str = Field(min_length=1)
+
+
+class KeyPress(BaseModel):
+    """One chord: the keys are held together, e.g. ["ctrl", "shift", "t"]; ["enter"] is one key."""
+
+    model_config = {"extra": "forbid"}
+    type: Literal["key"] = "key"
+    keys: list[str] = Field(min_length=1)
+
+    @field_validator("keys")
+    @classmethod
+    def _known(cls, keys: list[str]) -> list[str]:
+        for key in keys:
+            keysym(key)
+        return keys
+
+
+GuiAction = Annotated[Click | MoveTo | DragTo | Scroll | TypeText | KeyPress, Field(discriminator="type")]
+GUI_ACTION = TypeAdapter(GuiAction)
+
+
+def xdotool_args(action: GuiAction) -> list[str]:
+    """The xdotool arguments (after the program name) that perform `action`."""
+    match action:
+        case Click(x=x, y=y, button=button, count=count):
+            return ["mousemove", "--sync", str(x), str(y), "click", "--repeat", str(count), "--delay", "80",
+                    _BUTTONS[button]]  # fmt: skip
+        case MoveTo(x=x, y=y):
+            return ["mousemove", "--sync", str(x), str(y)]
+        case DragTo(x=x, y=y, button=button):
+            return [
+                "mousedown",
+                _BUTTONS[button],
+                "mousemove",
+                "--sync",
+                str(x),
+                str(y),
+                "mouseup",
+                _BUTTONS[button],
+            ]
+        case Scroll(dy=dy, dx=dx, x=x, y=y):
+            args = ["mousemove", "--sync", str(x), str(y)] if x is not None and y is not None else []
+            for amount, negative, positive in ((dy, "4", "5"), (dx, "6", "7")):
+                if amount:
+                    args += [
+                        "click",
+                        "--repeat",
+                        str(abs(amount)),
+                        "--delay",
+                        "30",
+                        positive if amount > 0 else negative,
+                    ]
+            return args or ["sleep", "0"]
+        case TypeText(text=text):
+            return ["type", "--delay", "12", "--", text]
+        case KeyPress(keys=keys):
+            return ["key", "--clearmodifiers", "+".join(keysym(k) for k in keys)]
+    raise TypeError(f"not a GUI action: {action!r}")

@@ -1,0 +1,244 @@
+"""One desktop's sandbox: the in-guest server (infra/desktop_server) and its session, behind the same
+walls as the `local` provider's scripts (infra/sandbox.build_command via SandboxProcess).
+
+What the sandbox adds to a `local` one, all read-only unless noted: the desktop venv at
+/opt/cuagym/python (first on PATH, so `python3` has the guest libraries and pyautogui), the server
+code, the env's scripts folder, /run/cuagym (writable: the server's Unix socket), and what X and
+LibreOffice need from /etc (libreoffice, ld.so.cache, the font cache, a per-env machine-id). The
+network namespace stays private: the server is reached only through its socket, from the host.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import resource
+import secrets
+import shutil
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from infra.errors import DesktopStartError, SandboxUnavailableError
+from infra.sandbox import Bind, Limits
+from infra.sandbox_process import SandboxProcess
+
+log = logging.getLogger(__name__)
+
+SERVER_PACKAGE = Path(__file__).resolve().parents[1] / "desktop_server"
+GUEST_PYTHON = "/opt/cuagym/python"
+GUEST_SERVER_ROOT = "/opt/cuagym/server"
+GUEST_SCRIPTS = "/opt/cuagym/scripts"
+GUEST_RUN_DIR = "/run/cuagym"
+SOCKET_NAME = "desktop.sock"
+REQUIRED_PROGRAMS = ("Xvfb", "openbox", "wmctrl", "xdotool", "dbus-daemon", "soffice")
+_HOST_SHARED = ("/etc/libreoffice", "/etc/ld.so.cache", "/var/cache/fontconfig", "/etc/gtk-3.0")
+
+# bwrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when the *thread* that forked exits.
+# Desktops outlive the threads that ask for them (Prefect workers, thread pools), so every sandbox is
+# forked from this one thread, which lives as long as the process.
+_LAUNCHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuagym-desktop-launch")
+
+
+def _default_limits() -> Limits:
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    nofile = 4096 if hard == resource.RLIM_INFINITY else min(4096, hard)  # limits are only ever lowered
+    return Limits(timeout_s=24 * 3600, memory_mb=4096, max_procs=1024, max_open_files=nofile)
+
+
+@dataclass(frozen=True)
+class DesktopConfig:
+    """How a desktop looks and what it may use. `limits.memory_mb` caps the whole desktop (apps included)."""
+
+    width: int = 1920
+    height: int = 1080
+    accessibility: bool = True
+    start_timeout_s: float = 60.0
+    limits: Limits = field(default_factory=_default_limits)
+
+
+class DesktopMemory(BaseModel):
+    """Memory of one desktop's processes. PSS splits shared pages (libraries, fonts) between the
+    desktops that map them, so PSS summed over desktops is what they cost together."""
+
+    pss_mb: float
+    rss_mb: float
+    processes: int
+    cgroup_mb: float | None = None  # charged to the desktop's cgroup (includes page cache it faulted in)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def check_programs() -> None:
+    missing = [p for p in REQUIRED_PROGRAMS if shutil.which(p) is None]
+    if missing:
+        raise SandboxUnavailableError(
+            f"the desktop needs {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} not installed",
+            hint="run `make setup` (infra/setup/system-deps.sh installs xvfb, openbox, libreoffice, xdotool, wmctrl)",
+        )
+
+
+class DesktopSandbox:
+    """One sandboxed desktop session. `launch()` forks it, `wait_ready()` hands it the token and waits
+    for its ready line; `start()` does both. Launch several, then wait for each, to boot in parallel."""
+
+    def __init__(
+        self, *, home: Path, python: Path, scripts: Path, log_path: Path, config: DesktopConfig,
+        token: str | None = None,
+    ) -> None:  # fmt: skip
+        self.home, self.python, self.scripts, self.log_path, self.config = (
+            home,
+            python,
+            scripts,
+            log_path,
+            config,
+        )
+        self.token = token or new_token()
+        # The host end of the socket lives under a short /tmp path: Unix socket paths are capped at
+        # 108 bytes, which a home under a long task id would exceed.
+        self.run_dir = Path(os.path.realpath("/tmp")) / f"cuagym-desktop-{uuid.uuid4().hex[:12]}"
+        self.socket_path = self.run_dir / SOCKET_NAME
+        self.process: SandboxProcess | None = None
+        self.ready_info: dict = {}
+
+    def _binds(self) -> list[Bind]:
+        machine_id = self.log_path.parent / "machine-id"  # D-Bus refuses to start without one
+        if not machine_id.exists():
+            machine_id.write_text(uuid.uuid4().hex + "\n")
+        binds = [
+            Bind(self.python, GUEST_PYTHON), Bind(SERVER_PACKAGE, f"{GUEST_SERVER_ROOT}/desktop_server"),
+            Bind(self.scripts, GUEST_SCRIPTS), Bind(self.run_dir, GUEST_RUN_DIR, writable=True),
+            Bind(machine_id, "/etc/machine-id"),
+        ]  # fmt: skip
+        binds += [Bind(Path(p), p) for p in _HOST_SHARED if Path(p).exists()]
+        return binds
+
+    def _argv(self) -> list[str]:
+        c = self.config
+        boot = (f"import runpy, sys; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); "
+                "runpy.run_module('desktop_server', run_name='__main__', alter_sys=True)")  # fmt: skip
+        argv = [f"{GUEST_PYTHON}/bin/python3", "-c", boot, "--socket", f"{GUEST_RUN_DIR}/{SOCKET_NAME}",
+                "--width", str(c.width), "--height", str(c.height), "--start-timeout", str(c.start_timeout_s)]  # fmt: skip
+        if not c.accessibility:
+            argv.append("--no-accessibility")
+        return argv
+
+    def launch(self) -> None:
+        """Fork the sandbox (from the launcher thread); returns at once. Raises SandboxStartError."""
+        check_programs()
+        self.run_dir.mkdir(mode=0o700)
+        self.scripts.mkdir(parents=True, exist_ok=True)
+        env = {"PATH": f"{GUEST_PYTHON}/bin:/usr/local/bin:/usr/bin:/bin"}
+        self.process = _LAUNCHER.submit(
+            SandboxProcess, self._argv(), home=self.home, log_path=self.log_path, limits=self.config.limits,
+            env=env, binds=self._binds(),
+        ).result()  # fmt: skip
+
+    def wait_ready(self) -> dict:
+        """Send the token, wait for the server's ready line; raises DesktopStartError with its log tail."""
+        assert self.process is not None, "launch() first"
+        try:
+            line = self.process.request(self.token.encode(), timeout_s=self.config.start_timeout_s + 15)
+        except (TimeoutError, EOFError) as exc:
+            tail = self.process.stderr_tail()
+            self.stop()
+            raise DesktopStartError(f"the desktop did not come up: {exc}; its log ends with:\n{tail}",
+                                    hint="check that Xvfb and openbox run on this machine; log at "
+                                    f"{self.log_path}") from None  # fmt: skip
+        info = json.loads(line or b"{}")
+        if not info.get("ready"):
+            self.stop()
+            raise DesktopStartError(f"the desktop failed to start: {info.get('error', line[:500])}",
+                                    hint=f"see {self.log_path}; `make setup` installs what a desktop needs")  # fmt: skip
+        self.ready_info = info
+        return info
+
+    def start(self) -> dict:
+        self.launch()
+        return self.wait_ready()
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.proc.poll() is None
+
+    def pids(self) -> list[int]:
+        """Host pids of every process of the desktop (its cgroup's, else the sandbox's descendants)."""
+        if self.process is None:
+            return []
+        caps = self.process.cmd.caps
+        return _cgroup_pids(caps) if caps is not None else _descendants(self.process.proc.pid)
+
+    def memory(self) -> DesktopMemory:
+        """PSS/RSS summed over the desktop's processes (read from /proc), and its cgroup's charge."""
+        assert self.process is not None
+        caps = self.process.cmd.caps
+        pss = rss = 0
+        counted = 0
+        for pid in self.pids():
+            fields = _smaps_rollup(pid)
+            if fields:
+                pss, rss, counted = pss + fields.get("Pss", 0), rss + fields.get("Rss", 0), counted + 1
+        return DesktopMemory(pss_mb=round(pss / 1024, 1), rss_mb=round(rss / 1024, 1), processes=counted,
+                             cgroup_mb=_cgroup_usage_mb(caps))  # fmt: skip
+
+    def stop(self) -> None:
+        """End the session (closing stdin makes the server exit; stragglers are killed). Idempotent."""
+        if self.process is not None:
+            self.process.close()
+            self.process = None
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+
+
+def _cgroup_pids(caps) -> list[int]:
+    try:
+        return [int(p) for p in caps.procs_files[0].read_text().split()]
+    except OSError:
+        return []
+
+
+def _cgroup_usage_mb(caps) -> float | None:
+    if caps is None:
+        return None
+    for name in ("memory.usage_in_bytes", "memory.current"):
+        try:
+            return round(int((caps.memory_dir / name).read_text()) / (1024 * 1024), 1)
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _descendants(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    found, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack.extend(children.get(pid, []))
+    return found
+
+
+def _smaps_rollup(pid: int) -> dict[str, int]:
+    """kB fields of /proc/<pid>/smaps_rollup ({} for a process that is gone or unreadable)."""
+    try:
+        lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+    except OSError:
+        return {}
+    fields = {}
+    for line in lines[1:]:
+        key, _, rest = line.partition(":")
+        parts = rest.split()
+        if parts and parts[0].isdigit():
+            fields[key] = int(parts[0])
+    return fields

@@ -1,0 +1,49 @@
+"""Each LibreOffice app opens a generated document on the desktop, with no first-run dialog in the
+way, and is screenshotted for people to look at (var/screenshots/desktop-<app>.png). Also: the
+accessibility tree is the real AT-SPI one, in OSWorld's XML shape."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from .conftest import export_bundle, png_size, save_screenshot
+
+pytestmark = pytest.mark.slow
+
+ST = "{https://accessibility.ubuntu.example.org/ns/state}"
+
+
+@pytest.mark.parametrize(("family", "app", "title"), [
+    ("writer.heading_styles", "writer", "LibreOffice Writer"),
+    ("impress.reorder_slides", "impress", "LibreOffice Impress"),
+])  # fmt: skip
+def test_app_opens_a_generated_document(desktop, families, tmp_path, family, app, title):
+    bundle = export_bundle(families, family, 1, tmp_path / "final")
+    opened = desktop.setup_from_config(bundle / "config.json", timeout_s=240)
+    assert len(opened) == 1
+    name = opened[0].rsplit("/", 1)[1]
+    titles = desktop.window_titles()
+    # Only the document's window: no tip-of-the-day, no what's-new, no recovery dialog.
+    assert titles == [f"{name} - {title}"], titles
+    shot = save_screenshot(desktop, app)
+    assert png_size(shot.read_bytes()) == (1920, 1080)
+
+
+def test_accessibility_tree_is_osworlds_shape(desktop, families, tmp_path):
+    bundle = export_bundle(families, "writer.heading_styles", 2, tmp_path / "final")
+    opened = desktop.setup_from_config(bundle / "config.json", timeout_s=240)
+    xml = desktop.client.accessibility_tree()
+    root = ET.fromstring(xml)
+    assert (
+        root.tag == "desktop-frame" and 'xmlns:st="https://accessibility.ubuntu.example.org/ns/state"' in xml
+    )
+    app = next(node for node in root if node.tag == "application" and node.get("name") == "soffice")
+    frame = next(node for node in app if node.tag == "frame")
+    assert opened[0].rsplit("/", 1)[1] in frame.get("name") and frame.get(f"{ST}active") == "true"
+    assert frame.get("{https://accessibility.ubuntu.example.org/ns/component}size").startswith("(")
+    # The document's text is reachable as element text, as agents using the tree read it.
+    assert any(node.tag == "paragraph" and (node.text or "").strip() for node in frame.iter())
+    # OSWorld's /terminal: no gnome-terminal on this desktop, so no focused terminal.
+    assert desktop.client._call("GET", "/terminal").json() == {"output": None, "status": "success"}

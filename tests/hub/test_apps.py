@@ -1,0 +1,42 @@
+"""Every mock app ships what the hub contract asks of it: a valid deterministic seed, declared
+volatile keys, a SCHEMA.md with its observable-changes table, and a UI that needs no build step."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from infra.hub.registry import load_mock_apps
+from infra.hub.settings import ALL_APPS
+
+APPS = {app.name: app for app in load_mock_apps(ALL_APPS)}
+IMPORT = re.compile(r"""^\s*import\s.*?from\s+["']([^"']+)["']""", re.MULTILINE)
+
+
+@pytest.mark.parametrize("name", ALL_APPS)
+def test_seed_is_deterministic_json_that_fits_the_schema(name):
+    app = APPS[name]
+    first, second = app.seed(), app.seed()
+    assert first == second
+    assert json.loads(json.dumps(first)) == first  # plain JSON: no tuples, dates or sets
+    app.validate(first)
+    assert app.volatile and "ui" in app.volatile
+
+
+@pytest.mark.parametrize("name", ALL_APPS)
+def test_schema_doc_lists_fields_and_observable_changes(name):
+    doc = (APPS[name].static_dir.parent / "SCHEMA.md").read_text()
+    assert "## Observable state changes" in doc
+    for key in APPS[name].model.model_fields:
+        assert f"`{key}" in doc, f"{name}/SCHEMA.md does not document top-level key {key!r}"
+
+
+@pytest.mark.parametrize("name", ALL_APPS)
+def test_ui_is_plain_es_modules_with_relative_imports(name):
+    static = APPS[name].static_dir
+    assert 'type="module"' in (static / "index.html").read_text()
+    for module in static.glob("*.js"):
+        for spec in IMPORT.findall(module.read_text()):
+            assert spec.startswith(("./", "../")) and spec.endswith(".js"), f"{module.name} imports {spec!r}"

@@ -1,0 +1,160 @@
+"""A local fake OpenAI-compatible chat server: real HTTP on 127.0.0.1, scripted replies.
+
+It stands in for a paid provider or a vLLM server at the network edge, and nothing else is faked:
+litellm talks to it over its real OpenAI-compatible code path. Replies are scripted per model name
+(so the Generator, the Discriminator in its sandboxed worker and the critics each get their own
+queue, whatever order their calls interleave in), and every request is recorded for assertions.
+
+Script items:
+    Reply(content=…, tool_calls=[("name", {args} or "raw json text")], finish_reason=…)
+    Status(500) / Status(429, headers={"retry-after": "0"})   an HTTP error body
+    Hang(seconds)                                            sleep before answering (timeouts)
+An exhausted queue answers 418 with a message, so a test that under-scripts fails loudly.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import litellm
+
+
+@dataclass
+class Reply:
+    content: str | None = None
+    tool_calls: list[tuple[str, Any]] = field(default_factory=list)
+    finish_reason: str | None = None
+
+
+@dataclass
+class Status:
+    code: int
+    message: str = "scripted failure"
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Hang:
+    seconds: float
+    then: Reply | None = None
+
+
+def _count_tokens(messages: list[dict], text: str | None = None) -> int:
+    # litellm ships its tokenizers, so the usage the server reports is a real token count.
+    if text is not None:
+        return litellm.token_counter(model="gpt-4o", text=text)
+    return litellm.token_counter(model="gpt-4o", messages=messages)
+
+
+def tool(name: str, **args: Any) -> tuple[str, Any]:
+    return (name, args)
+
+
+class FakeOpenAI:
+    """Start with `with FakeOpenAI() as server:`; `server.base_url` is the `--api-base` to use."""
+
+    def __init__(self) -> None:
+        self.queues: dict[str, deque] = defaultdict(deque)
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # keep pytest output clean
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                body["_headers"] = {k.lower(): v for k, v in self.headers.items()}  # for auth assertions
+                fake._answer(self, body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def script(self, model: str, *items: Reply | Status | Hang) -> None:
+        """Queue replies for requests whose `model` is `model` (the name after the provider prefix)."""
+        with self._lock:
+            self.queues[model].extend(items)
+
+    def pending(self, model: str | None = None) -> int:
+        with self._lock:
+            return sum(len(q) for m, q in self.queues.items() if model in (None, m))
+
+    def requests_for(self, model: str) -> list[dict]:
+        return [r for r in self.requests if r.get("model") == model]
+
+    def _answer(self, handler: BaseHTTPRequestHandler, body: dict) -> None:
+        model = body.get("model", "")
+        with self._lock:
+            self.requests.append(body)
+            queue = self.queues[model]
+            item = queue.popleft() if queue else None
+        if item is None:
+            return self._send(handler, 418, {"error": {"message": f"fake server: no scripted reply left for {model!r}"}})
+        if isinstance(item, Hang):
+            self._closing.wait(item.seconds)
+            if item.then is None:
+                return self._send(handler, 504, {"error": {"message": "hung"}})
+            item = item.then
+        if isinstance(item, Status):
+            return self._send(handler, item.code, {"error": {"message": item.message, "type": "server_error"}},
+                              item.headers)
+        self._send(handler, 200, self._completion(model, body, item))
+
+    def _completion(self, model: str, body: dict, reply: Reply) -> dict:
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        calls = []
+        for name, args in reply.tool_calls:
+            arguments = args if isinstance(args, str) else json.dumps(args)
+            calls.append({"id": f"call_{uuid.uuid4().hex[:12]}", "type": "function",
+                          "function": {"name": name, "arguments": arguments}})
+        if calls:
+            message["tool_calls"] = calls
+        prompt = _count_tokens(body.get("messages", []))
+        completion = _count_tokens([], text=(reply.content or "") + "".join(c["function"]["arguments"] for c in calls))
+        return {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion", "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": reply.finish_reason or ("tool_calls" if calls else "stop")}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+        }
+
+    @staticmethod
+    def _send(handler: BaseHTTPRequestHandler, code: int, payload: dict, headers: dict | None = None) -> None:
+        data = json.dumps(payload).encode()
+        try:
+            handler.send_response(code)
+            handler.send_header("content-type", "application/json")
+            handler.send_header("content-length", str(len(data)))
+            for key, value in (headers or {}).items():
+                handler.send_header(key, value)
+            handler.end_headers()
+            handler.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (a timeout test): nothing to answer
+
+    def __enter__(self) -> FakeOpenAI:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._closing.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()

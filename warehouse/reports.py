@@ -1,0 +1,29 @@
+"""Named read-only reports for `cuagym report`: always against the snapshot, never the live file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from infra.errors import WarehouseError
+from warehouse.db import connect, sql
+from warehouse.query import QueryResult, ensure_snapshot
+
+
+def run_report(warehouse_path: Path, name: str, params: dict) -> QueryResult:
+    """Run warehouse/sql/<name>.sql with `params` on the snapshot of `warehouse_path`."""
+    con = connect(ensure_snapshot(warehouse_path), read_only=True)
+    try:
+        cur = con.execute(sql(name), params)
+        return QueryResult([d[0] for d in cur.description], cur.fetchall())
+    except duckdb.CatalogException as exc:  # a snapshot taken before the migration that adds the tables
+        raise WarehouseError(f"the warehouse snapshot lacks what report {name!r} reads: {exc}",
+                             hint="run `cuagym synth` or `cuagym export` once to migrate the warehouse and refresh its snapshot") from None  # fmt: skip
+    finally:
+        con.close()
+
+
+def rejection_report(warehouse_path: Path, app: str | None = None) -> QueryResult:
+    """Failed rounds and critic rejections grouped by (app, condition, reason), most common first."""
+    return run_report(warehouse_path, "report_rejections", {"app": app})

@@ -1,0 +1,1 @@
+SELECT instruction FROM specs ORDER BY task_id;
