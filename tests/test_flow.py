@@ -122,3 +122,13 @@ def test_budgeted_run_samples_batches_until_the_verified_budget(prefect_harness,
     assert len(verified) >= 5 and len(summary.outcomes) == 6  # two batches of three
     runs = run_query(isolated_settings.warehouse_path, "SELECT count(*) FROM runs WHERE status = 'finished'")
     assert runs.rows == [(2,)]
+
+
+def test_web_apps_synthesise_verified_tuples_end_to_end(prefect_harness, isolated_settings):
+    summary = synthesis_flow(SynthParams(count=4, seed=9, apps=["chat", "tracker", "store", "mail"]))
+    assert {o.apps[0] for o in summary.outcomes} == {"chat", "tracker", "store", "mail"}
+    assert all(o.status is TupleStatus.EXPORTED for o in summary.outcomes), summary.outcomes
+    checks = list(verify_bundles([Path(o.bundle) for o in summary.outcomes], isolated_settings))
+    assert all(c.ok for c in checks), [c.problems for c in checks]
+    reward = (Path(summary.outcomes[0].bundle) / "reward.py").read_text()
+    assert "__CUAGYM_HUB_URL__" in reward  # placeholders kept for runs outside our sandbox

@@ -90,3 +90,42 @@ def test_cli_isolation_none_warns(tmp_path, guest_python):
     res = CliRunner().invoke(main, ["env", "run", str(script), "--home", str(tmp_path / "h"), "--isolation", "none"])
     assert res.exit_code == 0
     assert "WARNING" in res.output and str(tmp_path / "h") in res.output
+
+
+def test_web_env_reaches_its_hub_session_and_nothing_else(provider):
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    threading.Thread(target=lambda: server.accept(), daemon=True).start()
+    script = textwrap.dedent(f"""
+        import os, socket, requests
+        hub, sid = os.environ["CUAGYM_HUB_URL"], os.environ["CUAGYM_SID"]
+        r = requests.post(f"{{hub}}/chat/post", params={{"sid": sid}}, timeout=10,
+                          json={{"action": "set_current", "state": {{"probe": 7}}, "merge": True}})
+        print("HUB", r.status_code)
+        for host, p in (("127.0.0.1", {port}), ("1.1.1.1", 80)):
+            try:
+                socket.create_connection((host, p), timeout=3)
+                print("REACHED", host)
+            except OSError:
+                print("BLOCKED", host)
+    """)
+    with provider.provision("web.task", EnvRole.INITIAL, apps=["chat"]) as env, \
+         provider.provision("web.task", EnvRole.GOLDEN, apps=["chat"]) as other:  # fmt: skip
+        result = env.run_script(script, name="probe.py")
+        assert result.ok, result.stderr
+        assert result.stdout.split("\n")[:3] == ["HUB 200", "BLOCKED 127.0.0.1", "BLOCKED 1.1.1.1"]
+        assert env.state_view().app_state["chat"]["state_diff"] == {"probe": {"old": None, "new": 7}}
+        assert other.state_view().app_state["chat"]["state_diff"] == {}  # its own session
+    server.close()
+
+
+def test_web_task_without_a_hub_fails_clearly(tmp_path, guest_python):
+    from infra.envs.local import LocalProvider
+
+    with pytest.raises(EnvError, match="needs the hub"):
+        LocalProvider(tmp_path / "envs", guest_python).provision("t", EnvRole.INITIAL, apps=["mail"])

@@ -40,3 +40,14 @@ def test_ui_is_plain_es_modules_with_relative_imports(name):
     for module in static.glob("*.js"):
         for spec in IMPORT.findall(module.read_text()):
             assert spec.startswith(("./", "../")) and spec.endswith(".js"), f"{module.name} imports {spec!r}"
+
+
+def test_mail_refuses_a_message_keyed_sender_instead_of_from():
+    # The UI and rewards read "from"; a state saying "sender" must be refused, not stored.
+    import pydantic
+
+    from infra.hub.apps.mail.state import Message
+
+    with pytest.raises(pydantic.ValidationError, match="from"):
+        Message.model_validate({"folder": "inbox", "thread": "t1", "date": "2024-05-01T09:00:00",
+                                "sender": {"name": "Ana", "email": "ana@example.com"}})  # fmt: skip

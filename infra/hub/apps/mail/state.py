@@ -49,7 +49,9 @@ class Attachment(Loose):
 
 
 class Message(Loose):
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    # The stored key is "from" (what the UI and rewards read); validating by alias only means a state
+    # that says "sender" is refused with a 422 instead of being stored and breaking the UI.
+    model_config = ConfigDict(extra="allow", populate_by_name=False)
 
     folder: str
     thread: str
