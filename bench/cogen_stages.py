@@ -1,7 +1,8 @@
 """Wall time per co-generation stage on the local sandbox, and Prefect's share of a run.
 
 For 1 and 2 workers, the same batch is synthesised twice from an empty warehouse: once by calling
-the tuple step directly from a thread pool (no Prefect), once through the Prefect flow (the
+the flow's core functions directly, in the same order, tuples from a thread pool (no Prefect), once
+through the Prefect flow (the
 ephemeral API is started before timing; its start-up cost is reported on its own line), each
 REPEATS times interleaved, keeping the minimum. Prefect's share = (flow − plain) / flow. Per-stage means come from the rounds' timings in the
 warehouse. Run: `.venv/bin/python bench/cogen_stages.py [COUNT]`.
@@ -25,12 +26,14 @@ import flows  # noqa: F401  (Prefect settings before Prefect is imported)
 from infra.settings import get_settings
 from tasks.models import SynthParams
 from tasks.plan import plan_batch
-from tasks.runtime import build_context, run_id_for
+from tasks.quality import check_warehouse
+from tasks.report import coverage, coverage_chart
+from tasks.runtime import build_context, output_dir, run_id_for
 from tasks.synthesize import synthesize_tuple
 from warehouse.query import run_query
 from warehouse.store import Warehouse
 
-REPEATS = 2
+REPEATS = 3
 STAGES = ("generate_s", "provision_s", "setup_s", "patch_s", "discriminate_s", "scan_s", "reward_s", "total_s")
 
 
@@ -44,18 +47,30 @@ def _fresh_settings():
 
 
 def plain_run(params: SynthParams) -> tuple[float, Path]:
+    """The flow's steps, same core functions, same order, without Prefect."""
     settings = _fresh_settings()
+    start = time.perf_counter()
     warehouse = Warehouse(settings.warehouse_path)
     run_id = run_id_for(params)
-    specs = plan_batch(params, settings, run_id, warehouse)
     ctx = build_context(params, settings, run_id, warehouse)
-    start = time.perf_counter()
+    warehouse.start_run(run_id, backend=params.backend, seed=params.resolved_seed(), git_rev="", params={})
+    specs = plan_batch(params, settings, run_id, warehouse)
+    def one(spec):
+        outcome = synthesize_tuple(spec, ctx)
+        warehouse.refresh_snapshot()  # the flow refreshes readers' snapshot as tuples finish, too
+        return outcome
+
     with ThreadPoolExecutor(params.workers) as pool:
-        list(pool.map(lambda s: synthesize_tuple(s, ctx), specs))
-    wall = time.perf_counter() - start
+        list(pool.map(one, specs))
     ctx.deps.close()
+    out = output_dir(params, settings)
+    warehouse.export_parquet(out / "tuples.parquet")
+    check_warehouse(warehouse, run_id)
     warehouse.refresh_snapshot(force=True)
-    return wall, settings.warehouse_path
+    coverage_chart(coverage(warehouse.path, run_id), out / "reports" / f"{run_id}-coverage.png")
+    warehouse.finish_run(run_id, status="finished", summary={})
+    warehouse.refresh_snapshot(force=True)
+    return time.perf_counter() - start, settings.warehouse_path
 
 
 def flow_run(params: SynthParams) -> float:

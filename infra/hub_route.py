@@ -62,9 +62,9 @@ def main(argv=None):
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     server = _Server(("127.0.0.1", args.port), make_handler(args.uds))
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    code = subprocess.call(command)
-    server.shutdown()
-    return code
+    # No server.shutdown(): it waits out serve_forever's poll interval (0.5 s) on every script; the
+    # listener is a daemon thread and dies with this process.
+    return subprocess.call(command)
 
 
 if __name__ == "__main__":
