@@ -18,6 +18,7 @@ Families live in skills/<app>/families/*.py and are found by `load_families`.
 
 from __future__ import annotations
 
+import abc
 import ast
 import hashlib
 import importlib.util
@@ -45,7 +46,7 @@ PERSONAS = (
 )  # fmt: skip
 
 
-class Family:
+class Family(abc.ABC):
     """Subclass per task family; class attributes describe it, guest functions implement it."""
 
     id: ClassVar[str]  # "<app>.<name>", unique
@@ -62,17 +63,17 @@ class Family:
     near_miss: ClassVar[Callable[[dict], None]]
     helpers: ClassVar[tuple[Callable, ...]] = ()  # extra guest functions the three above call
 
+    @abc.abstractmethod
     def draw(self, rng: random.Random) -> dict[str, Any]:
         """Random, JSON-serialisable params: initial data and ground truth of one instance."""
-        raise NotImplementedError(f"{type(self).__name__}.draw")
 
+    @abc.abstractmethod
     def words(self, params: dict[str, Any]) -> dict[str, str]:
         """Values the instruction templates refer to."""
-        raise NotImplementedError(f"{type(self).__name__}.words")
 
+    @abc.abstractmethod
     def context(self, params: dict[str, Any]) -> str:
         """What pins the world: files, entities and ground truth, for both agents and reviewers."""
-        raise NotImplementedError(f"{type(self).__name__}.context")
 
     # --- derived ---------------------------------------------------------------------------------
 
