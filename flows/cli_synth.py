@@ -151,9 +151,10 @@ def print_summary(summary) -> None:
 @click.option("--limit", default=100, show_default=True)
 @click.option("--backend", default="procedural", show_default=True)
 @click.option("--workers", default=2, show_default=True)
+@llm_options
 @click.pass_context
 @handle_errors
-def retry(ctx, ids, status, reason, app, limit, backend, workers):
+def retry(ctx, ids, status, reason, app, limit, backend, workers, **llm):
     """Re-run finished tuples as new attempts (old attempts and reviews are kept).
 
     Example:
@@ -165,7 +166,7 @@ def retry(ctx, ids, status, reason, app, limit, backend, workers):
     from tasks.models import RetryParams
 
     params = RetryParams(task_ids=[i for i in ids.split(",") if i], status=status, reject_reason=reason, app=app,
-                         limit=limit, backend=backend, workers=workers)  # fmt: skip
+                         limit=limit, backend=backend, workers=workers, **llm)  # fmt: skip
     summary = _with_progress(lambda: retry_flow(params))
     print_summary(summary)
 

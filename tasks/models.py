@@ -257,20 +257,16 @@ class TaskTuple(BaseModel):
         return self.rounds[-1] if self.rounds else None
 
 
-class SynthParams(BaseModel):
-    """Parameters of the synthesis flow (the `synth` deployment validates against this)."""
+class AgentParams(BaseModel):
+    """How tuples are co-generated: backends, models, env, concurrency (shared by synth and retry)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    count: int = Field(default=20, ge=1, le=100_000, description="tasks to sample in this run")
-    apps: list[str] = Field(default_factory=list, description="restrict to these apps (empty: all)")
     backend: str = Field(default="procedural", description="agent backend: procedural | llm")
     env: str = Field(default="local", description="env provider for co-generation")
     workers: int = Field(default=2, ge=1, le=64, description="tuples processed concurrently")
-    seed: int | None = Field(default=None, description="sampling seed; default: today's date (UTC)")
     max_rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
     out: str | None = Field(default=None, description="output dir for bundles (default ./output)")
-    export: bool = True
     # LLM roles (backend `llm`, or a per-role backend below). Flags here beat CUAGYM_LLM_* env vars,
     # which beat the --llm-config file (infra/llm_config.py); API keys never go here (stored with the run).
     model: str | None = Field(default=None, description="litellm model for every LLM role, e.g. anthropic/…")
@@ -288,6 +284,15 @@ class SynthParams(BaseModel):
     critics: int | None = Field(default=None, ge=0, le=15, description="critic votes per verified tuple "
                                 "(default: 3 with backend llm, else 0)")
     agent_steps: int = Field(default=12, ge=2, le=100, description="tool-loop step budget of LLM agents")
+
+
+class SynthParams(AgentParams):
+    """Parameters of the synthesis flow (the `synth` deployment validates against this)."""
+
+    count: int = Field(default=20, ge=1, le=100_000, description="tasks to sample in this run")
+    apps: list[str] = Field(default_factory=list, description="restrict to these apps (empty: all)")
+    seed: int | None = Field(default=None, description="sampling seed; default: today's date (UTC)")
+    export: bool = True
     quotas: str | None = Field(default=None, description="quotas YAML (default skills/quotas.yaml)")
     verified_budget: int | None = Field(default=None, ge=1, description="keep sampling batches of `count` "
                                         "until this many tuples are verified and every app has its minimum")
@@ -297,26 +302,18 @@ class SynthParams(BaseModel):
         return self.seed if self.seed is not None else int(utcnow().strftime("%Y%m%d"))
 
 
-class RetryParams(BaseModel):
+class RetryParams(AgentParams):
     """Parameters of the retry flow: which finished tuples to run again (as a new attempt)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     task_ids: list[str] = Field(default_factory=list, description="exact task ids (empty: select by filters)")
     status: TupleStatus = Field(default=TupleStatus.REJECTED, description="tuples in this status")
     reject_reason: RejectReason | None = Field(default=None, description="only this reject reason")
     app: str | None = Field(default=None, description="only tuples touching this app")
     limit: int = Field(default=100, ge=1, le=100_000)
-    backend: str = Field(default="procedural")
-    env: str = Field(default="local")
-    workers: int = Field(default=2, ge=1, le=64)
-    max_rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
-    out: str | None = None
 
     def as_synth(self) -> SynthParams:
-        """The synthesis settings a retried tuple runs under."""
-        return SynthParams(count=1, backend=self.backend, env=self.env, workers=self.workers,
-                           max_rounds=self.max_rounds, out=self.out)  # fmt: skip
+        """The synthesis settings a retried tuple runs under (every agent setting carries over)."""
+        return SynthParams(count=1, **self.model_dump(include=set(AgentParams.model_fields)))
 
 
 class TupleOutcome(BaseModel):
