@@ -1,8 +1,8 @@
 """Parameterised task families: the procedural (no-LLM) backend's knowledge of an app.
 
 A family draws a random instance (params: the initial data and the ground truth), words an
-instruction for it in one of five styles, and holds three *guest functions* whose source is shipped
-into the generated scripts:
+instruction for it in one of five styles, and has four *guest functions* — defined at module level
+under these names, one family per module — whose source is shipped into the generated scripts:
 
     initial_setup(P)  builds the initial state under /home/user
     golden_patch(P)   applies the solution to that state (never rebuilds it)
@@ -36,6 +36,7 @@ from infra.errors import ConfigError
 from tasks.models import Difficulty, Domain, Platform, Scenario, TaskSpec, Wording
 
 ScriptKind = Literal["initial_setup", "golden_patch", "reward", "near_miss"]
+GUEST_KINDS: tuple[ScriptKind, ...] = ("initial_setup", "golden_patch", "reward", "near_miss")
 GUEST_DIR = Path(__file__).with_name("guest")
 
 PERSONAS = (
@@ -62,6 +63,15 @@ class Family(abc.ABC):
     reward: ClassVar[Callable[[dict], None]]
     near_miss: ClassVar[Callable[[dict], None]]
     helpers: ClassVar[tuple[Callable, ...]] = ()  # extra guest functions the three above call
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A family module defines its guest functions at module level under their kind's name
+        (`def initial_setup(P): …`); pick them up so each class need not repeat them."""
+        super().__init_subclass__(**kwargs)
+        module = sys.modules.get(cls.__module__)
+        for kind in GUEST_KINDS:
+            if kind not in vars(cls) and module is not None and callable(getattr(module, kind, None)):
+                setattr(cls, kind, staticmethod(getattr(module, kind)))
 
     @abc.abstractmethod
     def draw(self, rng: random.Random) -> dict[str, Any]:
@@ -205,8 +215,8 @@ def _load_families_cached(skills_dir: Path) -> tuple[tuple[str, Family], ...]:
 
 
 def _validate(cls: type[Family], path: Path) -> None:
-    missing = [a for a in ("apps", "difficulty", "leaves", "domains", "templates", "initial_setup",
-                           "golden_patch", "reward", "near_miss") if not hasattr(cls, a)]  # fmt: skip
+    missing = [a for a in ("apps", "difficulty", "leaves", "domains", "templates", *GUEST_KINDS)
+               if not hasattr(cls, a)]  # fmt: skip
     if missing:
         raise ConfigError(f"family {cls.id} in {path} lacks {missing}", hint="see tasks/families.py Family")
     if cls.leaves[0].split("/")[0] != cls.apps[0]:

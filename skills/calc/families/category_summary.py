@@ -178,10 +178,6 @@ class CategorySummary(Family):
               "calc/formulas/arithmetic/sum_range", "calc/formatting/number/currency_format")  # fmt: skip
     domains = (Domain.BUSINESS_FINANCE, Domain.OFFICE_ADMIN, Domain.SALES, Domain.SCIENCE, Domain.MANAGEMENT)
     scenarios = (Scenario.COMMERCIAL, Scenario.PERSONAL, Scenario.SCIENTIFIC)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (open_book, find_sheet, is_formula, close_to, computed_value, evaluate_formula, write_summary)
     templates = {
         Wording.IMPERATIVE: "In {file}, add a sheet named \"{summary}\" summarising the {sheet} sheet. Put "

@@ -166,10 +166,6 @@ class FolderInventory(Family):
               "calc/data/sort/single_key_sort", "calc/formulas/arithmetic/sum_range")  # fmt: skip
     domains = (Domain.OFFICE_ADMIN, Domain.LEGAL, Domain.EDUCATION, Domain.ARTS_MEDIA, Domain.BUSINESS_FINANCE)
     scenarios = (Scenario.COMMERCIAL, Scenario.PERSONAL, Scenario.EDUCATIONAL)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (open_book, find_sheet, is_formula, close_to, computed_value, evaluate_formula, write_inventory)
     templates = {
         Wording.IMPERATIVE: "Create the spreadsheet {xlsx} listing every file directly inside {folder} "

@@ -103,10 +103,6 @@ class FreezeHeader(Family):
     leaves = ("calc/sheets/view/freeze_panes", "calc/formatting/font/bold_header")
     domains = (Domain.OFFICE_ADMIN, Domain.EDUCATION, Domain.TRANSPORTATION, Domain.HEALTHCARE, Domain.PRODUCTION)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL, Scenario.SCIENTIFIC)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (style_header,)
     templates = {
         Wording.IMPERATIVE: "In {file}, make the header row bold and freeze {what} so {they_stay} "

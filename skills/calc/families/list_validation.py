@@ -136,10 +136,6 @@ class ListValidation(Family):
     leaves = ("calc/data/validation/list_validation",)
     domains = (Domain.MANAGEMENT, Domain.OFFICE_ADMIN, Domain.COMPUTER_MATH, Domain.SCIENCE, Domain.SALES)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (add_validation,)
     templates = {
         Wording.IMPERATIVE: "In {file}, restrict the {column} column (D2:D{last}) to the entries {listed} "

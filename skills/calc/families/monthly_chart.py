@@ -215,10 +215,6 @@ class MonthlyChart(Family):
               "calc/charts/labels/chart_title", "calc/charts/labels/axis_titles")  # fmt: skip
     domains = (Domain.BUSINESS_FINANCE, Domain.SALES, Domain.SCIENCE, Domain.HEALTHCARE, Domain.MANAGEMENT)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC, Scenario.PERSONAL)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (read_charts, parse_area, add_chart)
     templates = {
         Wording.IMPERATIVE: "Open {file} and insert a column chart of the monthly {metric} (column {col}) "

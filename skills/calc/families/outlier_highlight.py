@@ -196,10 +196,6 @@ class OutlierHighlight(Family):
     domains = (Domain.SCIENCE, Domain.HEALTHCARE, Domain.TRANSPORTATION, Domain.EDUCATION,
                Domain.BUSINESS_FINANCE, Domain.PRODUCTION)  # fmt: skip
     scenarios = (Scenario.SCIENTIFIC, Scenario.COMMERCIAL, Scenario.EDUCATIONAL)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (open_book, find_sheet, is_formula, close_to, computed_value, evaluate_formula, shown_fill, is_red)
     templates = {
         Wording.IMPERATIVE: "In {file}, give every {measure} in B2:B{last} that is {test} a red "

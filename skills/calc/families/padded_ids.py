@@ -109,10 +109,6 @@ class PaddedIds(Family):
     leaves = ("calc/formulas/text_functions/pad_with_text", "calc/editing/fill/fill_down")
     domains = (Domain.OFFICE_ADMIN, Domain.BUSINESS_FINANCE, Domain.SCIENCE, Domain.EDUCATION)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL, Scenario.SCIENTIFIC)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In {file}, fill column B ({padded_header}) with a formula that shows each "
         "{kind} number from column A padded with leading zeros to {width} digits. Start with a TEXT "

@@ -112,10 +112,6 @@ class PercentFormat(Family):
     leaves = ("calc/formatting/number/percent_format", "calc/formatting/number/decimal_places")
     domains = (Domain.SALES, Domain.EDUCATION, Domain.PRODUCTION, Domain.MANAGEMENT, Domain.BUSINESS_FINANCE)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL, Scenario.SCIENTIFIC)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (apply_format,)
     templates = {
         Wording.IMPERATIVE: "In {file}, format {col}2:{col}{last} ({header}) as percentages with {places}, "

@@ -116,10 +116,6 @@ class SortRecords(Family):
     leaves = ("calc/data/sort/multi_key_sort",)
     domains = (Domain.OFFICE_ADMIN, Domain.SALES, Domain.MANAGEMENT, Domain.SCIENCE, Domain.ARTS_MEDIA)
     scenarios = (Scenario.COMMERCIAL, Scenario.PERSONAL, Scenario.SCIENTIFIC)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (write_sorted,)
     templates = {
         Wording.IMPERATIVE: "Sort the table in {file} (sheet {sheet}, header in row 1) by {primary} "

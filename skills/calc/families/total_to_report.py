@@ -205,10 +205,6 @@ class TotalToReport(Family):
               "calc/formulas/arithmetic/sum_range", "calc/editing/fill/fill_down")  # fmt: skip
     domains = (Domain.BUSINESS_FINANCE, Domain.OFFICE_ADMIN, Domain.MANAGEMENT, Domain.EDUCATION, Domain.CONSTRUCTION)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL, Scenario.PERSONAL)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (open_book, find_sheet, is_formula, close_to, computed_value, evaluate_formula, complete, numbers_in)
     templates = {
         Wording.IMPERATIVE: "Open {xlsx} in Calc: fill D2:D{last} with formulas multiplying Quantity by "

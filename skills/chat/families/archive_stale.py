@@ -110,10 +110,6 @@ class ArchiveStale(Family):
               "chat/messaging/compose/send_message")  # fmt: skip
     domains = (Domain.MANAGEMENT, Domain.COMPUTER_MATH, Domain.OFFICE_ADMIN)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, clean_up)
     templates = {
         Wording.IMPERATIVE: "Clean up Team Chat: find every open channel you are in, other than #general and "

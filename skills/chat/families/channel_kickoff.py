@@ -114,10 +114,6 @@ class ChannelKickoff(Family):
               "chat/messaging/compose/send_message", "chat/messaging/organize/pin_message")  # fmt: skip
     domains = (Domain.MANAGEMENT, Domain.COMPUTER_MATH, Domain.ARTS_MEDIA, Domain.SALES, Domain.EDUCATION)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, kick_off)
     templates = {
         Wording.IMPERATIVE: "In Team Chat, create a {visibility} channel #{name} with the description \"{purpose}\". "

@@ -94,10 +94,6 @@ class ThreadReplyReact(Family):
     leaves = ("chat/messaging/threads/reply_in_thread", "chat/messaging/reactions/add_reaction")
     domains = (Domain.COMPUTER_MATH, Domain.MANAGEMENT, Domain.SALES, Domain.ARTS_MEDIA)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, post_reply)
     templates = {
         Wording.IMPERATIVE: "In Team Chat, {asker} asked in #{channel}: \"{question}\" Reply in that message's "

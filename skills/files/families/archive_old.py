@@ -110,10 +110,6 @@ class ArchiveOld(Family):
     domains = (Domain.OFFICE_ADMIN, Domain.BUSINESS_FINANCE, Domain.LEGAL, Domain.SCIENCE, Domain.EDUCATION)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC, Scenario.PERSONAL)
     helpers = (fake_content, sha256_of, write_files, _archive)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In ~/{folder}, put every file last modified before {cutoff} into a ZIP archive "
         "~/{zip}, then delete those originals. Files modified on or after that date stay in the folder and "

@@ -82,10 +82,6 @@ class BatchRename(Family):
     domains = (Domain.OFFICE_ADMIN, Domain.LEGAL, Domain.EDUCATION, Domain.ARTS_MEDIA, Domain.BUSINESS_FINANCE)
     scenarios = (Scenario.COMMERCIAL, Scenario.PERSONAL, Scenario.EDUCATIONAL)
     helpers = (fake_content, sha256_of, write_files, _rename)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Rename the files in ~/{folder} {rule}. For example, {example}. Leave {bystanders} "
         "untouched.",

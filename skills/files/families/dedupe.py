@@ -86,10 +86,6 @@ class Dedupe(Family):
     domains = (Domain.OFFICE_ADMIN, Domain.EDUCATION, Domain.BUSINESS_FINANCE, Domain.ARTS_MEDIA)
     scenarios = (Scenario.PERSONAL, Scenario.COMMERCIAL)
     helpers = (fake_content, sha256_of, write_files)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Remove the duplicate files in ~/{folder}: where several files have identical "
         "content, keep only the one with the original name (without a suffix like ' (1)' or 'Copy of') and "

@@ -98,10 +98,6 @@ class Permissions(Family):
     domains = (Domain.COMPUTER_MATH, Domain.ENGINEERING, Domain.SCIENCE, Domain.OFFICE_ADMIN)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC, Scenario.PERSONAL)
     helpers = (fake_content, sha256_of, write_files, _fix)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In ~/{root}, make every .sh script executable (rwxr-xr-x, 755) and make the "
         "{private}/ folder accessible only to its owner (rwx------, 700).{locked} Don't make any other file "

@@ -101,10 +101,6 @@ class SortDesktop(Family):
     domains = (Domain.OFFICE_ADMIN, Domain.BUSINESS_FINANCE, Domain.EDUCATION, Domain.ARTS_MEDIA, Domain.SALES)
     scenarios = (Scenario.PERSONAL, Scenario.COMMERCIAL, Scenario.EDUCATIONAL)
     helpers = (fake_content, sha256_of, write_files, _sort)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Organise the files on the Desktop (~/Desktop) by type: move {rules}. Create any "
         "folder that doesn't exist yet. Leave {stay} where it is.",

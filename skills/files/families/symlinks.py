@@ -77,10 +77,6 @@ class Symlinks(Family):
     domains = (Domain.OFFICE_ADMIN, Domain.EDUCATION, Domain.SCIENCE, Domain.ARTS_MEDIA)
     scenarios = (Scenario.PERSONAL, Scenario.COMMERCIAL, Scenario.EDUCATIONAL)
     helpers = (fake_content, sha256_of, write_files, _link)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In ~/{place}, create symbolic links {links}. They must be links to the folders, "
         "not copies.",

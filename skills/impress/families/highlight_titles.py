@@ -159,10 +159,6 @@ class HighlightTitles(Family):
     domains = (Domain.MANAGEMENT, Domain.COMPUTER_MATH, Domain.BUSINESS_FINANCE, Domain.OFFICE_ADMIN)
     scenarios = (Scenario.COMMERCIAL,)
     helpers = (norm, title_shape, _format_titles)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In {file}, find every project slide whose status bullet says \"Delayed\" and "
         "make its title text {colour} (#{rgb}) at {size} pt. Leave the other titles unchanged and save as .pptx.",

@@ -213,10 +213,6 @@ class OutlineDeck(Family):
     domains = (Domain.MANAGEMENT, Domain.COMMUNITY_SOCIAL, Domain.SCIENCE, Domain.COMPUTER_MATH, Domain.ARTS_MEDIA)
     scenarios = (Scenario.COMMERCIAL, Scenario.PERSONAL, Scenario.SCIENTIFIC, Scenario.EDUCATIONAL)
     helpers = (norm, placeholders_of, write_pdf, _build)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Create the presentation {deck} from the outline in {outline}: slide 1 uses the "
         "Title Slide layout with the deck title and subtitle, then one slide with the Title, Content layout "

@@ -131,10 +131,6 @@ class PruneSlides(Family):
     domains = (Domain.SALES, Domain.CONSTRUCTION, Domain.BUSINESS_FINANCE, Domain.OFFICE_ADMIN)
     scenarios = (Scenario.COMMERCIAL,)
     helpers = (norm, slide_title, _delete_slides)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Before {file} goes to {client}, delete every slide whose title starts with "
         "\"Backup:\" and every slide whose speaker notes contain the word CUT. Keep all other slides in "

@@ -127,10 +127,6 @@ class ReorderSlides(Family):
     domains = (Domain.MANAGEMENT, Domain.BUSINESS_FINANCE, Domain.SCIENCE, Domain.HEALTHCARE, Domain.ARTS_MEDIA)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL, Scenario.SCIENTIFIC)
     helpers = (norm, slide_title, _put_in_order)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In {file}, move the slide \"{moved}\" so that it comes directly after "
         "\"{anchor}\", and move \"{closing}\" to the end of the deck. Keep all other slides in their "

@@ -159,10 +159,6 @@ class SpeakerNotes(Family):
     domains = (Domain.EDUCATION, Domain.COMMUNITY_SOCIAL, Domain.FOOD_SERVICE, Domain.SALES, Domain.LEGAL)
     scenarios = (Scenario.EDUCATIONAL, Scenario.COMMERCIAL, Scenario.PERSONAL)
     helpers = (norm, slide_title, _write_notes)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In {file}, add the speaker note \"{note1}\" to the slide titled \"{title1}\" "
         "and the note \"{note2}\" to the slide titled \"{title2}\". Save the presentation as .pptx.",

@@ -88,10 +88,6 @@ class ArchiveNewsletters(Family):
               "mail/organize/labels/apply_label", "mail/organize/select/bulk_select")  # fmt: skip
     domains = (Domain.OFFICE_ADMIN, Domain.MANAGEMENT, Domain.ARTS_MEDIA, Domain.COMPUTER_MATH)
     scenarios = (Scenario.COMMERCIAL, Scenario.PERSONAL)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, tidy)
     templates = {
         Wording.IMPERATIVE: "In Mail, create a label named \"{label}\". Apply it to every Inbox email sent by "

@@ -136,10 +136,6 @@ class InvoiceTriage(Family):
               "mail/read/open/read_message")  # fmt: skip
     domains = (Domain.BUSINESS_FINANCE, Domain.OFFICE_ADMIN, Domain.MANAGEMENT)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, triage)
     templates = {
         Wording.IMPERATIVE: "In Mail, file the invoice emails from {suppliers}: apply the Finance label to each and "

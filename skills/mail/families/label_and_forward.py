@@ -108,10 +108,6 @@ class LabelAndForward(Family):
     leaves = ("mail/compose/respond/forward_message", "mail/organize/labels/apply_label")
     domains = (Domain.OFFICE_ADMIN, Domain.LEGAL, Domain.SALES, Domain.MANAGEMENT, Domain.ARTS_MEDIA)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, send_on)
     templates = {
         Wording.IMPERATIVE: "In Mail, forward the email \"{subject}\" from {sender} to {colleague} ({email}), with "

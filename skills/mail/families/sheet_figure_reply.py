@@ -154,10 +154,6 @@ class SheetFigureReply(Family):
               "calc/editing/cells/enter_values")  # fmt: skip
     domains = (Domain.BUSINESS_FINANCE, Domain.SALES, Domain.MANAGEMENT, Domain.OFFICE_ADMIN)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, open_book, find_sheet, is_formula, close_to, computed_value, evaluate_formula, answer)
     templates = {
         Wording.IMPERATIVE: "Open {xlsx} in Calc and add a row under the last month with \"Total\" in column A and a "

@@ -81,10 +81,6 @@ class CreateDiscount(Family):
     leaves = ("store/marketing/discounts/create_discount_code",)
     domains = (Domain.SALES, Domain.BUSINESS_FINANCE, Domain.MANAGEMENT)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, create_code)
     templates = {
         Wording.IMPERATIVE: "In the store admin, create the discount code {code}: {offer}, valid on orders of at "

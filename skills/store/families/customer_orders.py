@@ -106,10 +106,6 @@ class CustomerOrders(Family):
               "store/orders/payment/mark_paid", "store/customers/profile/tag_customer")  # fmt: skip
     domains = (Domain.SALES, Domain.OFFICE_ADMIN, Domain.TRANSPORTATION, Domain.BUSINESS_FINANCE)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, process)
     templates = {
         Wording.IMPERATIVE: "In the store admin, handle {name}'s open orders. Fulfil each of their paid, unfulfilled "

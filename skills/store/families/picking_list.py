@@ -150,10 +150,6 @@ class PickingList(Family):
               "calc/editing/cells/enter_values")  # fmt: skip
     domains = (Domain.TRANSPORTATION, Domain.SALES, Domain.OFFICE_ADMIN, Domain.PRODUCTION)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, build_list)
     templates = {
         Wording.IMPERATIVE: "Fill in the picking list {xlsx} (sheet {sheet}) in Calc with one row per store order "

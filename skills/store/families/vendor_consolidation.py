@@ -76,10 +76,6 @@ class VendorConsolidation(Family):
               "store/catalog/browse/search_products")  # fmt: skip
     domains = (Domain.SALES, Domain.BUSINESS_FINANCE, Domain.OFFICE_ADMIN, Domain.PRODUCTION)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, consolidate)
     templates = {
         Wording.IMPERATIVE: "In the store admin, change the vendor of every product whose vendor is {old_a} or "

@@ -82,10 +82,6 @@ class AssignAndComment(Family):
     leaves = ("tracker/issues/edit/assign_issue", "tracker/issues/collaborate/add_comment")
     domains = (Domain.COMPUTER_MATH, Domain.MANAGEMENT, Domain.ENGINEERING)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, hand_over)
     templates = {
         Wording.IMPERATIVE: "In the issue tracker, assign {issue} (\"{summary}\", project {project}) to {person} "

@@ -106,10 +106,6 @@ class CloseSprint(Family):
               "tracker/sprints/planning/move_to_sprint")  # fmt: skip
     domains = (Domain.MANAGEMENT, Domain.COMPUTER_MATH, Domain.ENGINEERING)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, run_ceremony)
     templates = {
         Wording.IMPERATIVE: "In the issue tracker, wrap up {current} of the {project} project: complete it and "

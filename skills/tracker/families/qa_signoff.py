@@ -88,10 +88,6 @@ class QaSignoff(Family):
               "tracker/board/filter/find_by_label")  # fmt: skip
     domains = (Domain.COMPUTER_MATH, Domain.ENGINEERING, Domain.MANAGEMENT)
     scenarios = (Scenario.COMMERCIAL,)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     helpers = (*WEB_HELPERS, sign_off)
     templates = {
         Wording.IMPERATIVE: "In the issue tracker, open the {project} board (active sprint {sprint}). Move every "

@@ -92,10 +92,6 @@ class FileAssociations(Family):
     domains = (Domain.COMPUTER_MATH, Domain.ENGINEERING, Domain.SCIENCE, Domain.ARTS_MEDIA)
     scenarios = (Scenario.COMMERCIAL, Scenario.PERSONAL, Scenario.SCIENTIFIC)
     helpers = (parse_jsonc, load_jsonc, same_value, render_jsonc, write_jsonc)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In your VS Code user settings ({file}), add files.associations entries that map these "
         "file patterns to language ids: {mappings}. Keep every existing setting and association as it is.",

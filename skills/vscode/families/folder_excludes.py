@@ -132,10 +132,6 @@ class FolderExcludes(Family):
     domains = (Domain.COMPUTER_MATH, Domain.ENGINEERING, Domain.SCIENCE)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC, Scenario.EDUCATIONAL)
     helpers = (parse_jsonc, load_jsonc, same_value, contains_value, render_jsonc, write_jsonc, _apply)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "For the VS Code project {project} only (its folder settings, {folder_file}), hide "
         "{hide} from the Explorer and exclude {nosearch} from search results while keeping them visible in "

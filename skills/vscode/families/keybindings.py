@@ -140,10 +140,6 @@ class Keybindings(Family):
     domains = (Domain.COMPUTER_MATH, Domain.ENGINEERING, Domain.ARTS_MEDIA, Domain.SCIENCE)
     scenarios = (Scenario.COMMERCIAL, Scenario.PERSONAL)
     helpers = (parse_jsonc, load_jsonc, norm_key, norm_when, _write_bindings)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Add VS Code keyboard shortcuts so that {adds}. Also remove the default shortcut "
         "{remove_label} so that the key no longer runs {remove_command}. Keep the shortcuts already in "

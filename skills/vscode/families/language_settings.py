@@ -137,10 +137,6 @@ class LanguageSettings(Family):
     domains = (Domain.COMPUTER_MATH, Domain.ENGINEERING, Domain.SCIENCE, Domain.EDUCATION)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL, Scenario.PERSONAL)
     helpers = (parse_jsonc, load_jsonc, same_value, render_jsonc, write_jsonc)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In VS Code, configure these editor settings for {label} files only (language id "
         "{lang}), in the user settings {file}: {settings}. The global values and every other setting must stay "

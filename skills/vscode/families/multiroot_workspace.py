@@ -139,10 +139,6 @@ class MultirootWorkspace(Family):
     domains = (Domain.COMPUTER_MATH, Domain.ENGINEERING, Domain.MANAGEMENT)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL)
     helpers = (parse_jsonc, load_jsonc, same_value, contains_value, _write_workspace)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Create a VS Code multi-root workspace saved as {workspace} with the folders "
         "{folders} from {root} (and no others; {decoys} stays out). Show {named} as \"{display}\" in the "

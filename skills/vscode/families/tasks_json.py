@@ -120,10 +120,6 @@ class TasksJson(Family):
     domains = (Domain.COMPUTER_MATH, Domain.ENGINEERING, Domain.SCIENCE)
     scenarios = (Scenario.COMMERCIAL, Scenario.EDUCATIONAL, Scenario.SCIENTIFIC)
     helpers = (parse_jsonc, load_jsonc, _write_tasks)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In the VS Code project {project}, define two shell tasks in .vscode/tasks.json: "
         "'{build_label}' running `{build_cmd}`, set as the default build task, and '{test_label}' running "

@@ -150,10 +150,6 @@ class EmphasisTerms(Family):
     domains = (Domain.OFFICE_ADMIN, Domain.BUSINESS_FINANCE, Domain.MANAGEMENT, Domain.EDUCATION)
     scenarios = (Scenario.COMMERCIAL,)
     helpers = (char_flags, _emphasise)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In {file}, make the deadline \"{deadline}\" bold and the document title "
         "\"{document}\" italic. Format only those words, then save as .docx.",

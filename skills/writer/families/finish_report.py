@@ -210,10 +210,6 @@ class FinishReport(Family):
     domains = (Domain.MANAGEMENT, Domain.SALES, Domain.SCIENCE, Domain.OFFICE_ADMIN, Domain.TRANSPORTATION)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC)
     helpers = (norm, list_format, _finish)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Finish the draft {file}: (1) turn the tab-separated lines under \"Key figures\" "
         "(header {header}) into a table with one row per line; (2) make the {n_actions} action items under "

@@ -152,10 +152,6 @@ class HeadingStyles(Family):
     domains = (Domain.SCIENCE, Domain.MANAGEMENT, Domain.EDUCATION, Domain.COMPUTER_MATH, Domain.PROTECTIVE)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC, Scenario.EDUCATIONAL)
     helpers = (style_key, _apply_heading_styles)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In {file}, apply the Heading 1 paragraph style to every numbered section "
         "title (such as \"{example_section}\") and Heading 2 to every numbered subsection title (such "

@@ -165,10 +165,6 @@ class LandscapeAppendix(Family):
     domains = (Domain.TRANSPORTATION, Domain.HEALTHCARE, Domain.SCIENCE, Domain.COMPUTER_MATH, Domain.SALES)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC)
     helpers = (section_index_of, _set_appendix_page)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "In {file}, make the appendix pages (from the heading \"{heading}\" to the end) "
         "landscape on the same {paper} paper, with all four margins at {margin} cm. The report pages before "

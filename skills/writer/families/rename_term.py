@@ -157,10 +157,6 @@ class RenameTerm(Family):
     domains = (Domain.MANAGEMENT, Domain.OFFICE_ADMIN, Domain.COMPUTER_MATH, Domain.ENGINEERING)
     scenarios = (Scenario.COMMERCIAL, Scenario.SCIENTIFIC)
     helpers = (norm, whole_word, _rewrite_everywhere)
-    initial_setup = staticmethod(initial_setup)
-    golden_patch = staticmethod(golden_patch)
-    near_miss = staticmethod(near_miss)
-    reward = staticmethod(reward)
     templates = {
         Wording.IMPERATIVE: "Project {old} has been renamed {new}. In {file}, replace every mention of "
         "{old} with {new}, in the text and in the table, but leave words that only contain it, such as "
