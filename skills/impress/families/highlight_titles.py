@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from skills.impress.families._deckkit import norm
 from tasks.families import Family
 from tasks.guest import HOME
 from tasks.guest.rewardkit import component, precondition
@@ -18,8 +19,6 @@ STATUSES = ["On track", "At risk", "Delayed"]
 COLOURS = {"red": "FF0000", "dark red": "C9211E", "orange": "FF8000", "purple": "800080", "dark blue": "1C4587"}
 
 
-def norm(text):
-    return " ".join(str(text or "").split())
 
 
 def title_shape(slide):

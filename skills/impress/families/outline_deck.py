@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from skills.impress.families._deckkit import norm
 from tasks.families import Family
 from tasks.guest import HOME
 from tasks.guest.rewardkit import component, precondition
@@ -54,13 +55,6 @@ TOPICS = {
 }  # fmt: skip
 
 
-def norm(text):
-    """Whitespace collapsed; typographic dashes and quotes folded (LibreOffice AutoCorrect)."""
-    text = str(text or "")
-    for fancy, plain in (("\u2013", "-"), ("\u2014", "-"), ("\u2018", "'"), ("\u2019", "'"),
-                         ("\u201c", '"'), ("\u201d", '"'), ("\u00a0", " ")):  # fmt: skip
-        text = text.replace(fancy, plain)
-    return " ".join(text.split())
 
 
 def placeholders_of(slide, kinds):

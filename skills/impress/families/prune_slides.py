@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from skills.impress.families._deckkit import norm, slide_title
 from tasks.families import Family
 from tasks.guest import HOME
 from tasks.guest.rewardkit import component, precondition
@@ -31,19 +32,8 @@ CUT_NOTES = ["CUT before sending: internal only.", "CUT - figures not yet approv
              "Draft, CUT for the client version."]  # fmt: skip
 
 
-def norm(text):
-    return " ".join(str(text or "").split())
 
 
-def slide_title(slide):
-    """The title placeholder's text. Not slide.shapes.title: that returns the first placeholder with
-    idx 0, and LibreOffice saves the content placeholder as a bare <p:ph/> whose idx is 0 too."""
-    from pptx.enum.shapes import PP_PLACEHOLDER
-
-    for shape in slide.placeholders:
-        if shape.placeholder_format.type in (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE):
-            return norm(shape.text_frame.text)
-    return ""
 
 
 def _delete_slides(P, titles):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from skills.impress.families._deckkit import norm, slide_title
 from tasks.families import Family
 from tasks.guest import HOME
 from tasks.guest.rewardkit import component, precondition
@@ -27,19 +28,8 @@ DECKS = {
 }  # fmt: skip
 
 
-def norm(text):
-    return " ".join(str(text or "").split())
 
 
-def slide_title(slide):
-    """The title placeholder's text. Not slide.shapes.title: that returns the first placeholder with
-    idx 0, and LibreOffice saves the content placeholder as a bare <p:ph/> whose idx is 0 too."""
-    from pptx.enum.shapes import PP_PLACEHOLDER
-
-    for shape in slide.placeholders:
-        if shape.placeholder_format.type in (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE):
-            return norm(shape.text_frame.text)
-    return ""
 
 
 def _put_in_order(P, order):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from skills.impress.families._deckkit import norm, slide_title
 from tasks.families import Family
 from tasks.guest import HOME
 from tasks.guest.rewardkit import component, precondition
@@ -49,24 +50,8 @@ DECKS = {
 }  # fmt: skip
 
 
-def norm(text):
-    """Whitespace collapsed; typographic dashes and quotes folded (LibreOffice AutoCorrect)."""
-    text = str(text or "")
-    for fancy, plain in (("\u2013", "-"), ("\u2014", "-"), ("\u2018", "'"), ("\u2019", "'"),
-                         ("\u201c", '"'), ("\u201d", '"'), ("\u00a0", " ")):  # fmt: skip
-        text = text.replace(fancy, plain)
-    return " ".join(text.split())
 
 
-def slide_title(slide):
-    """The title placeholder's text. Not slide.shapes.title: that returns the first placeholder with
-    idx 0, and LibreOffice saves the content placeholder as a bare <p:ph/> whose idx is 0 too."""
-    from pptx.enum.shapes import PP_PLACEHOLDER
-
-    for shape in slide.placeholders:
-        if shape.placeholder_format.type in (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE):
-            return norm(shape.text_frame.text)
-    return ""
 
 
 def _write_notes(P, placements):
