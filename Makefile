@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.cuagym-installed
 export PREFECT_HOME ?= $(CURDIR)/var/prefect
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 
-.PHONY: setup system demo test lint bench clean-var
+.PHONY: setup system demo test lint bench clean-var fresh-check
 
 setup: system $(STAMP) guest
 
@@ -39,3 +39,7 @@ bench: setup
 
 clean-var:
 	rm -rf var output
+
+# Proves the README's two commands on a fresh clone of the committed tree with a fresh var/.
+fresh-check:
+	@bash infra/setup/fresh-check.sh

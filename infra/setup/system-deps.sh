@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Install the Debian packages cuagym needs, only those missing (idempotent, quiet when all present).
+# Install the Debian packages of infra/setup/apt-packages.txt that are missing (idempotent, quiet
+# when all are present).
 set -euo pipefail
-PACKAGES=(bubblewrap python3 python3-venv util-linux chromium
-  xvfb xfonts-base openbox wmctrl xdotool dbus-daemon at-spi2-core python3-pyatspi gir1.2-atspi-2.0
-  libreoffice-calc libreoffice-writer libreoffice-impress libreoffice-gtk3
-  fonts-dejavu-core fonts-liberation fonts-crosextra-carlito fonts-crosextra-caladea)
+LIST="$(dirname "$0")/apt-packages.txt"
+mapfile -t PACKAGES < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$LIST" | grep -v '^$')
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
