@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import infra.sandbox.command  # noqa: F401 - monkeypatched below
 from infra import sandbox
 from infra.errors import SandboxUnavailableError
 from infra.sandbox import EXIT_MEMORY, EXIT_TIMEOUT, Isolation, Limits, run_in_sandbox
@@ -201,7 +202,7 @@ def test_guest_python_has_only_the_allowed_libraries(home, guest_python):
 
 
 def test_missing_bubblewrap_fails_with_install_hint(home, guest_python, monkeypatch):
-    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    monkeypatch.setattr(sandbox.command.shutil, "which", lambda name: None)
     with pytest.raises(SandboxUnavailableError, match="apt-get install bubblewrap"):
         run("print(1)", home, guest_python)
 

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from infra.errors import DesktopStartError, SandboxUnavailableError
 from infra.sandbox import Bind, Limits
-from infra.sandbox_process import SandboxProcess
+from infra.sandbox.process import SandboxProcess
 
 log = logging.getLogger(__name__)
 

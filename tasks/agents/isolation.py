@@ -20,7 +20,7 @@ from pathlib import Path
 
 from infra.errors import TransientError
 from infra.sandbox import Bind
-from infra.sandbox_process import SandboxProcess
+from infra.sandbox.process import SandboxProcess
 from infra.settings import PROJECT_ROOT, Settings
 from tasks.agents.base import AgentOutputError, DiscriminatorOutput, DiscriminatorRequest
 

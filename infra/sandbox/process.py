@@ -1,4 +1,4 @@
-"""A long-lived process behind the same walls as infra/sandbox.py's one-shot runs."""
+"""A long-lived process behind the same walls as the one-shot runs of infra/sandbox/run.py."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from infra.errors import SandboxStartError
-from infra.sandbox import Bind, Limits, build_command, kill_tree, prepare_home
+from infra.sandbox.command import Bind, build_command, prepare_home
+from infra.sandbox.limits import Limits
+from infra.sandbox.quota import HomeQuota, QuotaWatch
+from infra.sandbox.run import kill_tree
 
 
 class SandboxProcess:
@@ -34,13 +36,21 @@ class SandboxProcess:
         self.log_path = log_path
         self._log = open(log_path, "ab")  # noqa: SIM115 - lives as long as the process
         try:
-            self.proc = subprocess.Popen(self.cmd.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._log, start_new_session=True, close_fds=True)  # fmt: skip
-        except OSError as exc:
+            self.proc = self.cmd.spawn(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log)
+        except BaseException:
             self.close()
-            raise SandboxStartError(f"could not start a sandboxed worker: {exc}",
-                                    hint="check that bwrap and prlimit are installed") from exc  # fmt: skip
+            raise
         self._buffer = b""
+        # The home's size cap holds for as long as the process lives (see infra/sandbox/quota.py).
+        quota = HomeQuota(home, self.limits.max_home_mb * 1024 * 1024, self.limits.max_home_files)
+        # Long-lived homes (a desktop's LibreOffice profile) are larger: poll them less often.
+        self.quota = QuotaWatch(quota, self._over_quota, interval_s=0.5).__enter__()
+
+    def _over_quota(self, reason: str) -> None:
+        with contextlib.suppress(OSError):
+            self._log.write(f"\n[cuagym: killed: {reason}]\n".encode())
+            self._log.flush()
+        kill_tree(self.proc, self.cmd.caps)
 
     def request(self, line: bytes, *, timeout_s: float) -> bytes:
         """Send one line, return the reply line. Raises TimeoutError or EOFError (worker died)."""
@@ -73,6 +83,9 @@ class SandboxProcess:
             return ""
 
     def close(self) -> None:
+        quota = getattr(self, "quota", None)
+        if quota is not None:
+            quota.__exit__()
         proc = getattr(self, "proc", None)
         if proc is not None and proc.poll() is None:
             with contextlib.suppress(OSError):
