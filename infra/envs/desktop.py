@@ -25,7 +25,6 @@ from __future__ import annotations
 import logging
 import shutil
 import time
-import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -43,8 +42,16 @@ from infra.envs.desktop_sandbox import (
     new_token,
 )
 from infra.envs.desktop_setup import load_task, run_setup, task_documents
-from infra.envs.local import MAX_STATE_ENTRIES, _dir_safe, _safe_name, resolve_guest_path, walk_state
-from infra.errors import DesktopError, EnvError
+from infra.envs.home import (
+    MAX_STATE_ENTRIES,
+    copy_home,
+    dir_safe,
+    new_env_id,
+    read_home_file,
+    staged_script,
+    walk_state,
+)
+from infra.errors import DesktopError
 from infra.sandbox import EXIT_TIMEOUT, Limits, prepare_home
 
 log = logging.getLogger(__name__)
@@ -119,7 +126,7 @@ class DesktopEnv(Env):
         target = snapshot or self._initial
         if target is not None:
             shutil.rmtree(self.home, ignore_errors=True)
-            shutil.copytree(target.ref, self.home, symlinks=True)
+            copy_home(Path(target.ref), self.home)
         self.start()
         for document in self.documents if reopen else []:
             self.open_file(document)
@@ -162,12 +169,13 @@ class DesktopEnv(Env):
     ) -> ScriptResult:
         """Run `python3 <name>` inside the desktop (its display, its apps), like an OSWorld `execute`.
         Only `limits.timeout_s` applies per script; memory is capped for the whole desktop."""
-        name = _safe_name(name)
-        (self.scripts / name).write_text(source, encoding="utf-8")
         timeout_s = (limits or self.provider.script_limits).timeout_s
         started = time.monotonic()
+        # Each script alone in a fresh folder under the bound scripts dir, removed after its run.
         try:
-            result = self.client.execute(["python3", f"{GUEST_SCRIPTS}/{name}"], timeout_s=timeout_s, env=env)
+            with staged_script(self.scripts, name, source) as folder:
+                result = self.client.execute(["python3", f"{GUEST_SCRIPTS}/{folder.name}/{name}"],
+                                             timeout_s=timeout_s, env=env)  # fmt: skip
         except CommandTimeout as exc:
             return ScriptResult(exit_code=EXIT_TIMEOUT, stdout="", stderr=str(exc), timed_out=True,
                                 duration_s=round(time.monotonic() - started, 4))  # fmt: skip
@@ -183,18 +191,13 @@ class DesktopEnv(Env):
 
     def read_file(self, path: str, *, max_bytes: int = 16 * 1024 * 1024) -> bytes:
         self._check_open()
-        host = resolve_guest_path(self.home, path)
-        if not host.is_file() or host.is_symlink():
-            raise EnvError(f"no regular file {path!r} in env {self.id}", hint="list files with state_view()")
-        if host.stat().st_size > max_bytes:
-            raise EnvError(f"{path!r} is larger than {max_bytes} bytes", hint="raise max_bytes")
-        return host.read_bytes()
+        return read_home_file(self.home, path, max_bytes=max_bytes)
 
     def snapshot(self) -> Snapshot:
         self._check_open()
         self._snapshots += 1
         target = self.root / "snapshots" / str(self._snapshots)
-        shutil.copytree(self.home, target, symlinks=True)
+        copy_home(self.home, target)
         return Snapshot(env_id=self.id, ref=str(target))
 
     def restore(self, snapshot: Snapshot) -> None:
@@ -298,12 +301,12 @@ class DesktopProvider(EnvProvider):
     def _new_env(
         self, task_id: str, role: EnvRole, from_snapshot: Snapshot | None, apps: Sequence[str]
     ) -> DesktopEnv:
-        env_id = f"{role.value}-{uuid.uuid4().hex[:10]}"
-        env = DesktopEnv(self, env_id, task_id, role, self.root / _dir_safe(task_id) / env_id)
+        env_id = new_env_id()
+        env = DesktopEnv(self, env_id, task_id, role, self.root / dir_safe(task_id) / env_id)
         env.apps = tuple(apps)
         if from_snapshot is not None:
             shutil.rmtree(env.home)
-            shutil.copytree(from_snapshot.ref, env.home, symlinks=True)
+            copy_home(Path(from_snapshot.ref), env.home)
         env.mark_initial()
         return env
 

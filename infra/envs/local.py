@@ -1,36 +1,45 @@
 """The `local` env provider: one bubblewrap sandbox per env, its home a private host directory.
 
-An env is a directory `<root>/<env_id>/` holding `home/` (mounted at /home/user) and `scripts/`
-(mounted read-only at /opt/cuagym/scripts, so the scripts never show up in the state view). Every
-script run is a fresh sandbox over the same home, which is exactly what a VM with a persistent disk
-gives the pipeline, at process cost.
+An env is a directory `<root>/<task>/<env_id>/` holding `home/` (mounted at /home/user) and
+`runs/`: each script is staged alone in a fresh folder there, mounted read-only at
+/opt/cuagym/scripts for its run and removed after it, so scripts never show up in the state view
+and never see each other. Every script run is a fresh sandbox over the same home, which is exactly
+what a VM with a persistent disk gives the pipeline, at process cost.
+
+Nothing a script can observe tells the env's role: env ids and hub session ids are random, and
+folder names never mention initial, golden or rollout.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
 import shutil
-import stat
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from infra.envs.base import (
     Capability,
     Env,
     EnvProvider,
     EnvRole,
-    FileEntry,
     ScriptResult,
     Snapshot,
     StateView,
 )
+from infra.envs.home import (
+    MAX_STATE_ENTRIES,
+    copy_home,
+    dir_safe,
+    new_env_id,
+    read_home_file,
+    staged_script,
+    walk_state,
+)
 from infra.errors import EnvError
 from infra.guest import require_guest_python
-from infra.sandbox import GUEST_HOME, Bind, Isolation, Limits, prepare_home, run_in_sandbox
+from infra.sandbox import Bind, Isolation, Limits, prepare_home, run_in_sandbox
 
 log = logging.getLogger(__name__)
 
@@ -54,69 +63,6 @@ class HubRoute:
 
         return httpx.Client(transport=httpx.HTTPTransport(uds=str(self.uds)), base_url="http://hub",
                             timeout=timeout_s)  # fmt: skip
-MAX_STATE_ENTRIES = 20_000  # a script that creates millions of files must not stall the pipeline
-
-
-def _safe_name(name: str) -> str:
-    if not name or "/" in name or name.startswith(".") or len(name) > 128:
-        raise EnvError(f"invalid script name {name!r}", hint="use a plain file name such as reward.py")
-    return name
-
-
-def walk_state(home: Path, *, max_entries: int = MAX_STATE_ENTRIES) -> tuple[list[FileEntry], bool]:
-    """List everything under `home` without following symlinks; returns (entries, truncated)."""
-    entries: list[FileEntry] = []
-    stack = [home]
-    while stack:
-        current = stack.pop()
-        try:
-            children = sorted(os.scandir(current), key=lambda e: e.name)
-        except OSError:
-            continue
-        for child in children:
-            if len(entries) >= max_entries:
-                return entries, True
-            rel = Path(child.path).relative_to(home).as_posix()
-            st = child.stat(follow_symlinks=False)
-            mode = f"{stat.S_IMODE(st.st_mode):04o}"
-            if child.is_symlink():
-                entries.append(FileEntry(path=rel, kind="symlink", mode=mode, target=os.readlink(child.path)))
-            elif child.is_dir(follow_symlinks=False):
-                entries.append(FileEntry(path=rel, kind="dir", mode=mode))
-                stack.append(Path(child.path))
-            elif child.is_file(follow_symlinks=False):
-                entries.append(FileEntry(path=rel, kind="file", size=st.st_size, mode=mode,
-                                         sha256=_sha256(Path(child.path))))  # fmt: skip
-            else:
-                entries.append(FileEntry(path=rel, kind="other", mode=mode))
-    entries.sort(key=lambda e: e.path)
-    return entries, False
-
-
-def _sha256(path: Path) -> str | None:
-    digest = hashlib.sha256()
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def resolve_guest_path(home: Path, path: str) -> Path:
-    """Map a guest path (absolute under /home/user, or relative to it) to the host, refusing escapes."""
-    p = PurePosixPath(path)
-    if p.is_absolute():
-        try:
-            p = p.relative_to(GUEST_HOME)
-        except ValueError:
-            raise EnvError(f"{path!r} is outside {GUEST_HOME}", hint="envs expose only the guest home") from None
-    host = (home / p).resolve()
-    if host != home.resolve() and home.resolve() not in host.parents:
-        raise EnvError(f"{path!r} resolves outside the env home", hint="symlinks out of the home are not followed")
-    return host
 
 
 class LocalEnv(Env):
@@ -127,12 +73,12 @@ class LocalEnv(Env):
         super().__init__(env_id, task_id, role)
         self.provider = provider
         self.web_apps = tuple(web_apps)
-        # One hub session per env: initial_env and golden_env must not share web state.
-        self.sid = "".join(c if c.isalnum() or c in "-_" else "-" for c in f"{task_id}-{env_id}")[-128:]
+        # One hub session per env (initial_env and golden_env must not share web state), named at
+        # random: scripts read it from CUAGYM_SID, so it must not say which env it belongs to.
+        self.sid = uuid.uuid4().hex
         self.root = root
         self.home = root / "home"
-        self.scripts = root / "scripts"
-        self.scripts.mkdir(parents=True, exist_ok=True)
+        self.runs = root / "runs"
         prepare_home(self.home)
         self._snapshots = 0
 
@@ -140,11 +86,13 @@ class LocalEnv(Env):
         self, source: str, *, name: str, limits: Limits | None = None, env: Mapping[str, str] | None = None
     ) -> ScriptResult:
         self._check_open()
-        name = _safe_name(name)
-        (self.scripts / name).write_text(source, encoding="utf-8")
+        with staged_script(self.runs, name, source) as folder:
+            return self._run_staged(folder, name, limits, env)
+
+    def _run_staged(self, folder: Path, name: str, limits: Limits | None, env: Mapping[str, str] | None):
         boxed = self.provider.isolation is Isolation.BWRAP
-        argv = ["python3", f"{SCRIPTS_DIR}/{name}" if boxed else str(self.scripts / name)]
-        binds = [Bind(self.scripts, SCRIPTS_DIR)]
+        argv = ["python3", f"{SCRIPTS_DIR}/{name}" if boxed else str(folder / name)]
+        binds = [Bind(folder, SCRIPTS_DIR)]
         variables = dict(env or {})
         hub = self.provider.hub
         if self.web_apps and hub is not None:
@@ -173,32 +121,19 @@ class LocalEnv(Env):
 
     def read_file(self, path: str, *, max_bytes: int = 16 * 1024 * 1024) -> bytes:
         self._check_open()
-        host = resolve_guest_path(self.home, path)
-        try:
-            fd = os.open(host, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except FileNotFoundError:
-            raise EnvError(f"no file {path!r} in env {self.id}", hint="list files with state_view()") from None
-        except OSError as exc:
-            raise EnvError(f"cannot read {path!r}: {exc}", hint="only regular files can be read") from None
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise EnvError(f"{path!r} is not a regular file", hint="only regular files can be read")
-            data = fh.read(max_bytes + 1)
-        if len(data) > max_bytes:
-            raise EnvError(f"{path!r} is larger than {max_bytes} bytes", hint="raise max_bytes")
-        return data
+        return read_home_file(self.home, path, max_bytes=max_bytes)
 
     def snapshot(self) -> Snapshot:
         self._check_open()
         self._snapshots += 1
         target = self.root / "snapshots" / str(self._snapshots)
-        shutil.copytree(self.home, target, symlinks=True)
+        copy_home(self.home, target)
         return Snapshot(env_id=self.id, ref=str(target))
 
     def restore(self, snapshot: Snapshot) -> None:
         self._check_open()
         shutil.rmtree(self.home, ignore_errors=True)
-        shutil.copytree(snapshot.ref, self.home, symlinks=True)
+        copy_home(Path(snapshot.ref), self.home)
 
     def close(self) -> None:
         if self.closed:
@@ -233,16 +168,13 @@ class LocalProvider(EnvProvider):
 
     def provision(self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None,
                   apps: Sequence[str] = ()) -> LocalEnv:  # fmt: skip
-        env_id = f"{role.value}-{uuid.uuid4().hex[:10]}"
+        env_id = new_env_id()
         web_apps = [a for a in apps if self.hub is not None and a in self.hub.apps]
         if any(a in WEB_APPS for a in apps) and self.hub is None:
             raise EnvError(f"task {task_id} needs the hub for {[a for a in apps if a in WEB_APPS]}",
                            hint="start one (HubProcess) and pass LocalProvider(hub=HubRoute(...))")  # fmt: skip
-        env = LocalEnv(self, env_id, task_id, role, self.root / _dir_safe(task_id) / env_id, web_apps)
+        env = LocalEnv(self, env_id, task_id, role, self.root / dir_safe(task_id) / env_id, web_apps)
         if from_snapshot is not None:
             env.restore(from_snapshot)
         return env
 
-
-def _dir_safe(task_id: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in task_id)[:120] or "task"

@@ -64,7 +64,9 @@ def test_calc_edit_saved_by_the_real_app_is_scored_by_reward_py(desktop, familie
     assert after.ok, after.stderr
     assert after.stdout.strip().splitlines()[-1] == "REWARD: 1.0"
     # The state LibreOffice wrote also passes the grader as OSWorld's evaluator runs it (vm_command_line).
-    graded = desktop.client.execute(["python3", "/opt/cuagym/scripts/reward.py"], timeout_s=120)
+    # config.json's postconfig uploads reward.py into the home, then runs it there.
+    desktop.client.upload("/home/user/reward.py", reward_py.encode())
+    graded = desktop.client.execute(["python3", "/home/user/reward.py"], timeout_s=120)
     assert graded.output.strip().splitlines()[-1] == "REWARD: 1.0"
     save_screenshot(desktop, "calc")  # for people to look at: var/screenshots/desktop-calc.png
 
