@@ -9,6 +9,7 @@ import socket
 import uvicorn
 
 from infra.hub import HubSettings, create_app
+from infra.lifetime import exit_with_parent
 
 
 def _sockets(settings: HubSettings) -> list[socket.socket]:
@@ -30,6 +31,7 @@ def _sockets(settings: HubSettings) -> list[socket.socket]:
 
 
 def main() -> None:
+    exit_with_parent()  # when started by a run (HubProcess), end with it
     settings = HubSettings()
     config = uvicorn.Config(create_app(settings), log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=_sockets(settings))

@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from infra.hub.errors import (
     HubError,
+    UnexpectedErrorMiddleware,
     http_error_handler,
     hub_error_handler,
     unexpected_error_handler,
@@ -54,10 +55,19 @@ def create_app(settings: HubSettings) -> FastAPI:
         uvicorn.run(app, host="127.0.0.1", port=8400)
     """
     apps = load_mock_apps(settings.apps)
-    app = FastAPI(title="cuagym mock hub", lifespan=_lifespan(settings, apps), docs_url="/_hub/docs",
-                  redoc_url=None, openapi_url="/_hub/openapi.json")
-    app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.max_body_bytes,
-                       max_upload_bytes=settings.max_upload_bytes)
+    app = FastAPI(
+        title="cuagym mock hub",
+        lifespan=_lifespan(settings, apps),
+        docs_url="/_hub/docs",
+        redoc_url=None,
+        openapi_url="/_hub/openapi.json",
+    )
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        max_upload_bytes=settings.max_upload_bytes,
+    )
+    app.add_middleware(UnexpectedErrorMiddleware)  # added last: outermost, so it also covers the limits
     app.add_exception_handler(HubError, hub_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
@@ -120,4 +130,3 @@ def _index_page(apps: list[MockApp]) -> str:
 <body class="hub-index"><main><h1>cuagym mock hub</h1>
 <p class="muted">Each app keeps one state per <code>?sid=</code>; the state API is under each app's path.</p>
 <div class="cards">{cards}</div></main></body></html>"""
-

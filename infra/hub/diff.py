@@ -7,6 +7,8 @@
   recursed; arrays are compared as whole values (one entry for the array's path); a key that
   appears is reported with `old: null`, a key that disappears with `new: null`. Paths matching a
   volatile pattern (and everything under them) are left out. `{}` means nothing changed.
+- `nesting_depth(value, limit)`: how many objects/arrays deep `value` goes, counted without
+  recursion so that any input can be measured; the hub bounds states with it (settings.py).
 
 Keys containing "." make dotted paths ambiguous; the apps' schemas never use them.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 JSON = Any
+_CONTAINERS = (dict, list)
 
 
 def deep_merge(base: dict[str, JSON], patch: dict[str, JSON]) -> dict[str, JSON]:
@@ -49,6 +52,26 @@ def json_equal(a: JSON, b: JSON) -> bool:
     if ta is list:
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
     return a == b
+
+
+def nesting_depth(value: JSON, limit: int) -> int:
+    """Containers on the deepest path through `value` (a scalar is 0, `{"a": [1]}` is 2), or
+    `limit + 1` as soon as some path is found to be deeper than `limit`.
+
+    Example:
+
+        nesting_depth({"a": [1, {"b": 2}]}, 64) == 3
+    """
+    deepest = 0
+    stack = [(value, 1)] if type(value) in _CONTAINERS else []
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return depth
+        deepest = max(deepest, depth)
+        children = node.values() if type(node) is dict else node
+        stack.extend((child, depth + 1) for child in children if type(child) in _CONTAINERS)
+    return deepest
 
 
 class VolatileKeys:

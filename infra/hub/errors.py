@@ -5,12 +5,18 @@ Clients (reward.py, setup scripts, the UIs) branch on the status code; a person 
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from infra.errors import CuagymError
+
+log = logging.getLogger(__name__)
+BUG_HINT = "this is a hub bug; the server log has the traceback"
 
 
 class HubError(CuagymError):
@@ -66,11 +72,54 @@ async def validation_error_handler(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     first = exc.errors()[0] if exc.errors() else {}
     where = ".".join(str(part) for part in first.get("loc", ()))
-    return error_body(f"invalid request: {where}: {first.get('msg', 'invalid')}",
-                      "check the query parameters and body against DESIGN.md §3.3", 400)
+    return error_body(
+        f"invalid request: {where}: {first.get('msg', 'invalid')}",
+        "check the query parameters and body against DESIGN.md §3.3",
+        400,
+    )
 
 
 async def unexpected_error_handler(request: Request, exc: Exception) -> JSONResponse:
-    # A bug, not a bad request: keep the {error, hint} shape; the traceback goes to the server log.
-    return error_body(f"internal error handling {request.method} {request.url.path}: {type(exc).__name__}",
-                      "this is a hub bug; the server log has the traceback", 500)
+    # Backstop only (UnexpectedErrorMiddleware answers first): Starlette re-raises after this
+    # handler, and uvicorn then drops the connection.
+    return error_body(_bug_message(request.method, request.url.path, exc), BUG_HINT, 500)
+
+
+class UnexpectedErrorMiddleware:
+    """Answer a bug with the usual 500 `{error, hint}` body and keep the connection open.
+
+    Starlette's handler for `Exception` re-raises after answering, and uvicorn closes a connection
+    whose app raised: a keep-alive client (httpx, requests.Session, a browser) would then see its
+    next request fail too. Here the traceback is logged and the exception stops."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:
+            if started:  # half a response is out: only closing the connection can end it
+                raise
+            await _answer(exc, scope)(scope, receive, send)
+
+
+def _answer(exc: Exception, scope: Scope) -> JSONResponse:
+    if isinstance(exc, HubError):  # raised outside a route (e.g. a body limit), still the client's
+        return error_body(exc.message, exc.hint, exc.status_code)
+    log.error("unexpected error handling %s %s", scope["method"], scope["path"], exc_info=exc)
+    return error_body(_bug_message(scope["method"], scope["path"], exc), BUG_HINT, 500)
+
+
+def _bug_message(method: str, path: str, exc: Exception) -> str:
+    return f"internal error handling {method} {path}: {type(exc).__name__}"

@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 
 from infra.errors import CuagymError, TransientError
+from infra.lifetime import child_env
 
 
 class HubStartError(CuagymError, TransientError):
@@ -41,8 +42,8 @@ class HubProcess:
     def start(self) -> HubProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.uds.parent.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, "CUAGYM_HUB_DATA_DIR": str(self.data_dir), "CUAGYM_HUB_UDS": str(self.uds),
-               "CUAGYM_HUB_PORT": str(self.port)}  # fmt: skip
+        env = child_env({**os.environ, "CUAGYM_HUB_DATA_DIR": str(self.data_dir), "CUAGYM_HUB_UDS": str(self.uds),
+                         "CUAGYM_HUB_PORT": str(self.port)})  # fmt: skip
         if self.apps:
             env["CUAGYM_HUB_APPS"] = ",".join(self.apps)
         log = open(self.data_dir / "hub.log", "ab")  # noqa: SIM115 - handed to the child

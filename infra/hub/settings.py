@@ -15,6 +15,10 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from infra.settings import get_settings
 
 ALL_APPS: tuple[str, ...] = ("chat", "tracker", "store", "mail")
+# The deepest state the hub can always store and serve. orjson writes at most 254 nested
+# objects/arrays and /go puts a state two levels down (`state_diff` -> path -> old/new holds at
+# most a subtree of it, so the body nests at most depth + 2); the rest is headroom.
+MAX_STORABLE_DEPTH = 250
 
 
 def _default_data_dir() -> Path:
@@ -33,8 +37,12 @@ class HubSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CUAGYM_HUB_", extra="ignore")
 
     host: str = Field(default="127.0.0.1", description="interface to bind (loopback by default)")
-    port: int = Field(default=8400, ge=0, le=65535, description="TCP port (0: no TCP listener when uds is set)")
-    uds: Path | None = Field(default=None, description="also serve on this unix socket (how sandboxes reach it)")
+    port: int = Field(
+        default=8400, ge=0, le=65535, description="TCP port (0: no TCP listener when uds is set)"
+    )
+    uds: Path | None = Field(
+        default=None, description="also serve on this unix socket (how sandboxes reach it)"
+    )
     apps: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: list(ALL_APPS), description="mock apps to host, by URL name"
     )
@@ -44,6 +52,12 @@ class HubSettings(BaseSettings):
     max_body_bytes: int = Field(default=4 * 1024 * 1024, gt=0, description="largest JSON request body")
     max_upload_bytes: int = Field(default=25 * 1024 * 1024, gt=0, description="largest upload request")
     max_files_per_upload: int = Field(default=20, gt=0, description="files accepted by one /upload")
+    max_state_depth: int = Field(
+        default=64,
+        ge=8,
+        le=MAX_STORABLE_DEPTH,
+        description="deepest nesting of objects/arrays a state may have (deeper states are refused with 422)",
+    )
 
     @field_validator("apps", mode="before")
     @classmethod

@@ -1,14 +1,15 @@
 """The unified state API (DESIGN.md §3.3), written once and mounted under every app's prefix.
 
-    POST /<app>/post?sid=S     {action: set|set_current|reset, state?, merge?}  -> {ok, sid, action, ...}
+    POST /<app>/post?sid=S     {action: set|set_current|reset, state?, merge?}  -> {success, ok, sid, action, ...}
     GET  /<app>/go?sid=S       -> {initial_state, current_state, state_diff}
-    GET  /<app>/state?sid=S    -> {stored_state, has_custom_state, sid}
-    POST /<app>/upload?sid=S   multipart -> {files: [{original_name, stored_name, size, content_type, url}]}
+    GET  /<app>/state?sid=S    -> {stored_state, has_custom_state, sid}; stored_state is null until set
+    POST /<app>/upload?sid=S   multipart -> {success, files: [{original_name, stored_name, size, content_type, url}]}
     GET  /<app>/files/S/<name> a file uploaded by S (404 for any other sid)
     GET  /<app>/               the app's UI (index.html; it loads assets/ and /_hub/static/)
 
 Errors are `{error, hint}` with 400 (bad sid, JSON, UTF-8, action), 413 (too large), 422 (state
-does not fit the schema) or 404.
+does not fit the schema, or nests deeper than max_state_depth) or 404. Compatibility with
+CUA-Gym-Hub clients: infra/hub/README.md.
 """
 
 from __future__ import annotations
@@ -39,7 +40,12 @@ class Hub:
         self.settings = settings
         self.apps = {app.name: app for app in apps}
         self.db = SessionDB(settings.data_dir / "sessions.sqlite3")
-        self.sessions = {app.name: AppSessions(app, settings.data_dir, settings.session_ttl_s, self.db) for app in apps}
+        self.sessions = {
+            app.name: AppSessions(
+                app, settings.data_dir, settings.session_ttl_s, self.db, max_depth=settings.max_state_depth
+            )
+            for app in apps
+        }
 
     def sweep(self) -> int:
         return sum(sessions.sweep() for sessions in self.sessions.values())
@@ -59,8 +65,9 @@ async def get_hub(request: Request) -> Hub:
 def check_sid(sid: str | None) -> str:
     if sid is None or not SID.match(sid):
         shown = "missing" if sid is None else repr(sid[:40])
-        raise BadRequestError(f"invalid sid ({shown})",
-                              hint="pass ?sid= matching ^[A-Za-z0-9_-]{1,128}$ (a UUID4 works)")
+        raise BadRequestError(
+            f"invalid sid ({shown})", hint="pass ?sid= matching ^[A-Za-z0-9_-]{1,128}$ (a UUID4 works)"
+        )
     return sid
 
 
@@ -69,14 +76,19 @@ def parse_json_object(body: bytes) -> dict[str, Any]:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BadRequestError(f"request body is not valid UTF-8 (byte {exc.start})",
-                              hint="encode the JSON body as UTF-8") from None
+        raise BadRequestError(
+            f"request body is not valid UTF-8 (byte {exc.start})", hint="encode the JSON body as UTF-8"
+        ) from None
     try:
         payload = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        raise BadRequestError(f"request body is not JSON: {exc}", hint='send {"action": ..., "state": {...}}') from None
+        raise BadRequestError(
+            f"request body is not JSON: {exc}", hint='send {"action": ..., "state": {...}}'
+        ) from None
     if not isinstance(payload, dict):
-        raise BadRequestError("request body must be a JSON object", hint='send {"action": ..., "state": {...}}')
+        raise BadRequestError(
+            "request body must be a JSON object", hint='send {"action": ..., "state": {...}}'
+        )
     return payload
 
 
@@ -95,7 +107,14 @@ def build_state_router(app: MockApp) -> APIRouter:
         if not isinstance(action, str):
             raise BadRequestError("missing 'action'", hint="action is one of set, set_current, reset")
         session = hub.sessions[app.name].apply(sid, action, payload.get("state"), merge)
-        body = {"ok": True, "sid": sid, "action": action, "has_custom_state": session.has_custom_state}
+        # `success` is what CUA-Gym-Hub clients check; `ok` is ours.
+        body = {
+            "success": True,
+            "ok": True,
+            "sid": sid,
+            "action": action,
+            "has_custom_state": session.has_custom_state,
+        }
         return Response(orjson.dumps(body), media_type=JSON_TYPE)
 
     @router.get("/go")
@@ -115,23 +134,34 @@ def build_state_router(app: MockApp) -> APIRouter:
         sid = check_sid(request.query_params.get("sid"))
         settings = hub.settings
         if not request.headers.get("content-type", "").startswith("multipart/form-data"):
-            raise BadRequestError("upload needs a multipart/form-data body",
-                                  hint="send the file as a form field, e.g. curl -F file=@report.pdf")
+            raise BadRequestError(
+                "upload needs a multipart/form-data body",
+                hint="send the file as a form field, e.g. curl -F file=@report.pdf",
+            )
         async with request.form(max_files=settings.max_files_per_upload + 1) as form:
             files = [value for _, value in form.multi_items() if isinstance(value, UploadFile)]
             folder = hub.sessions[app.name].files_dir(sid, create=True)
-            described = await save_uploads(files, folder, f"/{app.name}/files/{sid}",
-                                           max_files=settings.max_files_per_upload,
-                                           max_bytes=settings.max_upload_bytes)
-        return Response(orjson.dumps({"files": described}), media_type=JSON_TYPE)
+            described = await save_uploads(
+                files,
+                folder,
+                f"/{app.name}/files/{sid}",
+                max_files=settings.max_files_per_upload,
+                max_bytes=settings.max_upload_bytes,
+            )
+        return Response(orjson.dumps({"success": True, "files": described}), media_type=JSON_TYPE)
 
     @router.get("/files/{sid}/{name}")
     async def file(sid: str, name: str, hub: Hub = Depends(get_hub)) -> Response:
         check_sid(sid)
         path = resolve_stored(hub.sessions[app.name].files_dir(sid, create=False), name)
         media, disposition = content_disposition(path)
-        return FileResponse(path, media_type=media, content_disposition_type=disposition,
-                            filename=name, headers={"X-Content-Type-Options": "nosniff"})
+        return FileResponse(
+            path,
+            media_type=media,
+            content_disposition_type=disposition,
+            filename=name,
+            headers={"X-Content-Type-Options": "nosniff"},
+        )
 
     @router.get("/", include_in_schema=False)
     async def index() -> Response:

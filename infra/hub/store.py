@@ -4,7 +4,8 @@ A session is `(baseline, current)`; `None` stands for "the app's defaults" (base
 the baseline" (current), so a sid that was only read costs nothing and is never written.
 
 Persistence: every write saves the session's row in the hub's SessionDB (persist.py) in one
-transaction before the request is answered. Uploads live in `<data_dir>/files/<app>/<sid>/`.
+transaction before the in-memory session changes, so a write that fails at any step leaves both
+as they were. Uploads live in `<data_dir>/files/<app>/<sid>/`.
 
 Concurrency: one hub process is one event loop; every method here runs without awaiting, so a
 request's read-modify-write cannot interleave with another's.
@@ -22,14 +23,16 @@ from typing import Any
 
 import orjson
 
-from infra.hub.diff import deep_merge, state_diff
-from infra.hub.errors import BadRequestError
+from infra.hub.diff import deep_merge, nesting_depth, state_diff
+from infra.hub.errors import BadRequestError, InvalidStateError
 from infra.hub.persist import SessionDB
 from infra.hub.registry import MockApp
+from infra.hub.settings import MAX_STORABLE_DEPTH
 
 log = logging.getLogger(__name__)
 
 ACTIONS = ("set", "set_current", "reset")
+States = tuple[dict[str, Any] | None, dict[str, Any] | None]  # (baseline, current)
 
 
 @dataclass
@@ -48,10 +51,19 @@ class Session:
 class AppSessions:
     """All sessions of one mock app. Callers validate sids first (see state_api.check_sid)."""
 
-    def __init__(self, app: MockApp, data_dir: Path, ttl_s: float, db: SessionDB,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        app: MockApp,
+        data_dir: Path,
+        ttl_s: float,
+        db: SessionDB,
+        clock: Callable[[], float] = time.time,
+        *,
+        max_depth: int,
+    ) -> None:
         self.app = app
         self.ttl_s = ttl_s
+        self.max_depth = max_depth
         self.db = db
         self.clock = clock
         self.files_root = data_dir / "files" / app.name
@@ -67,35 +79,27 @@ class AppSessions:
     # ---- the state API -------------------------------------------------------------------------
 
     def apply(self, sid: str, action: str, state: Any, merge: bool) -> Session:
-        """Run one POST /post action. Raises BadRequestError / InvalidStateError before any change."""
+        """Run one POST /post action, all or nothing.
+
+        The new (baseline, current) pair is built, checked, serialised and saved before the
+        in-memory session changes, so whatever fails (a refused state, a full disk, a bug) leaves
+        the session, in memory and on disk, exactly as it was."""
         if action not in ACTIONS:
             raise BadRequestError(f"unknown action {action!r}", hint=f"action is one of {', '.join(ACTIONS)}")
-        if action == "reset":
-            session = self._get(sid, create=True)
-            session.current = None
-        else:
-            if not isinstance(state, dict):
-                raise BadRequestError(f"action {action!r} needs a JSON object in 'state'",
-                                      hint=f'send {{"action": "{action}", "state": {{...}}}}')
-            existing = self._get(sid, create=False)
-            if action == "set":
-                baseline = deep_merge(self.defaults, state)
-                self.app.validate(baseline)
-                session = existing or self._new(sid)
-                session.baseline, session.current = baseline, None
-            else:
-                base = self._current(existing) if merge else None
-                current = deep_merge(base, state) if base is not None else state
-                self.app.validate(current)
-                session = existing or self._new(sid)
-                session.current = current
-        session.go_cache = None
-        self._persist(sid, session)
+        existing = self._get(sid)
+        baseline, current = self._next_states(existing, action, state, merge)
+        rows = self._serialise(baseline, current)
+        now = self.clock()
+        self.db.save(self.app.name, sid, *rows, now)
+        session = existing or Session(touched=now)
+        session.baseline, session.current, session.go_cache = baseline, current, None
+        session.persisted_touch = now
+        self._sessions[sid] = session
         return session
 
     def go(self, sid: str) -> bytes:
         """The /go body: initial (baseline or defaults), current, and the diff between them."""
-        session = self._get(sid, create=False)
+        session = self._get(sid)
         if session is None or not session.has_custom_state:
             return self._defaults_go
         if session.go_cache is None:
@@ -107,20 +111,21 @@ class AppSessions:
             )
         return session.go_cache
 
-    def stored(self, sid: str) -> tuple[dict[str, Any], bool]:
-        """The /state view: (current state, whether this sid holds anything but the defaults)."""
-        session = self._get(sid, create=False)
-        if session is None:
-            return self.defaults, False
-        return self._current(session), session.has_custom_state
+    def stored(self, sid: str) -> tuple[dict[str, Any] | None, bool]:
+        """The /state view: (current state, True) once the sid was set, else (None, False); null
+        rather than the defaults is what CUA-Gym-Hub clients test for "never set"."""
+        session = self._get(sid)
+        if session is None or not session.has_custom_state:
+            return None, False
+        return self._current(session), True
 
     def files_dir(self, sid: str, *, create: bool) -> Path | None:
         """The sid's upload folder; `create` opens the session (so the TTL also covers its files)."""
-        session = self._get(sid, create=create)
-        if session is None:
+        session = self._get(sid)
+        if session is None and not create:
             return None
         if create:
-            self._persist(sid, session)
+            self._keep_alive(sid, session)
         folder = self.files_root / sid
         if create:
             folder.mkdir(parents=True, exist_ok=True)
@@ -157,13 +162,59 @@ class AppSessions:
             return session.current
         return session.baseline if session.baseline is not None else self.defaults
 
-    def _new(self, sid: str) -> Session:
-        now = self.clock()
-        session = Session(touched=now, persisted_touch=now)
-        self._sessions[sid] = session
-        return session
+    def _next_states(self, existing: Session | None, action: str, state: Any, merge: bool) -> States:
+        """(baseline, current) after `action`, checked against the app's schema; changes nothing."""
+        baseline = existing.baseline if existing is not None else None
+        if action == "reset":
+            return baseline, None
+        if not isinstance(state, dict):
+            raise BadRequestError(
+                f"action {action!r} needs a JSON object in 'state'",
+                hint=f'send {{"action": "{action}", "state": {{...}}}}',
+            )
+        if action == "set":
+            new = deep_merge(self.defaults, state)
+        else:
+            new = deep_merge(self._current(existing), state) if merge else state
+        self._check_depth(new)
+        self.app.validate(new)
+        return (new, None) if action == "set" else (baseline, new)
 
-    def _get(self, sid: str, *, create: bool) -> Session | None:
+    def _check_depth(self, state: dict[str, Any]) -> None:
+        # Before the schema: pydantic then never walks a nest the hub would refuse anyway.
+        depth = nesting_depth(state, self.max_depth)
+        if depth > self.max_depth:
+            raise InvalidStateError(
+                f"state nests more than {self.max_depth} objects/arrays deep",
+                hint=f"flatten the state, or raise CUAGYM_HUB_MAX_STATE_DEPTH (at most {MAX_STORABLE_DEPTH})",
+            )
+
+    @staticmethod
+    def _serialise(baseline: dict | None, current: dict | None) -> tuple[bytes | None, bytes | None]:
+        """The row to save; failing here proves the state cannot be stored, before anything changed."""
+        try:
+            return (
+                None if baseline is None else orjson.dumps(baseline),
+                None if current is None else orjson.dumps(current),
+            )
+        except orjson.JSONEncodeError as exc:
+            raise InvalidStateError(
+                f"state cannot be stored: {exc}",
+                hint="send plain JSON objects, arrays, strings, numbers and booleans",
+            ) from None
+
+    def _keep_alive(self, sid: str, session: Session | None) -> None:
+        """Record activity for a sid that uploads files (a new one gets an empty row first)."""
+        now = self.clock()
+        if session is None:
+            self.db.save(self.app.name, sid, None, None, now)
+            self._sessions[sid] = Session(touched=now, persisted_touch=now)
+        else:
+            self.db.touch(self.app.name, sid, now)
+            session.persisted_touch = now
+
+    def _get(self, sid: str) -> Session | None:
+        """The live session of `sid` (loaded from disk if needed), or None; reading refreshes its TTL."""
         now = self.clock()
         session = self._sessions.get(sid)
         if session is None and sid in self._on_disk:
@@ -172,7 +223,7 @@ class AppSessions:
             self._expire(sid)
             session = None
         if session is None:
-            return self._new(sid) if create else None
+            return None
         session.touched = now
         self._touch(sid, session, now)
         return session
@@ -191,23 +242,32 @@ class AppSessions:
             return None
         baseline, current, touched = row
         try:
-            session = Session(orjson.loads(baseline) if baseline is not None else None,
-                              orjson.loads(current) if current is not None else None,
-                              touched=touched, persisted_touch=touched)
-        except orjson.JSONDecodeError as exc:
-            # A row we cannot read is not a session; start the sid afresh rather than fail every request.
-            log.warning("hub %s: unreadable stored state for %s (%s); starting it fresh", self.app.name, sid, exc)
+            session = Session(
+                self._decode(baseline), self._decode(current), touched=touched, persisted_touch=touched
+            )
+        except ValueError as exc:  # orjson's JSONDecodeError included
+            # A row we cannot serve is not a session (an older hub may have written it, or the disk
+            # was edited): start the sid afresh rather than answer 500 for it forever.
+            log.warning(
+                "hub %s: unusable stored state for %s (%s); starting it fresh", self.app.name, sid, exc
+            )
             self.db.delete(self.app.name, sid)
             return None
         self._sessions[sid] = session
         return session
 
-    def _persist(self, sid: str, session: Session) -> None:
-        now = self.clock()
-        dump = orjson.dumps
-        self.db.save(self.app.name, sid, None if session.baseline is None else dump(session.baseline),
-                     None if session.current is None else dump(session.current), now)
-        session.persisted_touch = now
+    @staticmethod
+    def _decode(blob: bytes | None) -> dict[str, Any] | None:
+        """A stored state, or ValueError if /go could not serve it. The bound is the hard one, not
+        max_state_depth: lowering the setting must not throw away sessions that still work."""
+        if blob is None:
+            return None
+        state = orjson.loads(blob)
+        if not isinstance(state, dict):
+            raise ValueError(f"stored state is a {type(state).__name__}, not an object")
+        if nesting_depth(state, MAX_STORABLE_DEPTH) > MAX_STORABLE_DEPTH:
+            raise ValueError(f"stored state nests more than {MAX_STORABLE_DEPTH} levels deep")
+        return state
 
     def _scan_disk(self) -> None:
         """Index persisted sessions, drop expired ones, and remove uploads whose session is gone."""

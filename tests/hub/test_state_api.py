@@ -32,18 +32,21 @@ def assert_error(response, status: int) -> dict:
 
 
 @pytest.mark.parametrize("app", ALL_APPS)
-def test_untouched_sid_reads_defaults_with_empty_diff(http, hub, app):
+def test_untouched_sid_reads_defaults_with_empty_diff_and_stores_nothing(http, hub, app):
     sid = new_sid()
     body = go(http, hub, app, sid)
     assert body["state_diff"] == {}
     assert body["initial_state"] == body["current_state"]
+    # Never set: nothing is stored (null, not the defaults; DESIGN.md §3.3, as CUA-Gym-Hub clients expect).
     stored = http.get(hub.url(app, "state", sid)).json()
-    assert stored == {"stored_state": body["initial_state"], "has_custom_state": False, "sid": sid}
+    assert stored == {"stored_state": None, "has_custom_state": False, "sid": sid}
 
 
 def test_defaults_are_deterministic_across_sessions(http, hub):
     for app in ALL_APPS:
-        assert go(http, hub, app, new_sid())["initial_state"] == go(http, hub, app, new_sid())["initial_state"]
+        assert (
+            go(http, hub, app, new_sid())["initial_state"] == go(http, hub, app, new_sid())["initial_state"]
+        )
 
 
 BAD_SIDS = ["", "a/b", "a b", "ä", "x" * 129, "../etc", "a.b", "%00"]
@@ -58,7 +61,9 @@ def test_invalid_sids_are_rejected_on_reads(http, hub, endpoint, sid):
 @pytest.mark.parametrize("sid", BAD_SIDS)
 def test_invalid_sids_are_rejected_on_writes(http, hub, sid):
     assert_error(http.post(f"{hub.base}/chat/post", params={"sid": sid}, json={"action": "reset"}), 400)
-    assert_error(http.post(f"{hub.base}/chat/upload", params={"sid": sid}, files={"file": ("a.txt", b"x")}), 400)
+    assert_error(
+        http.post(f"{hub.base}/chat/upload", params={"sid": sid}, files={"file": ("a.txt", b"x")}), 400
+    )
 
 
 def test_missing_sid_is_rejected(http, hub):
@@ -71,7 +76,8 @@ def test_sid_accepts_the_full_alphabet_up_to_128_chars(http, hub):
 
 def test_set_replaces_baseline_and_current_merged_with_defaults(http, hub):
     sid = new_sid()
-    assert post(http, hub, "chat", sid, action="set", state={"workspace": {"name": "Acme"}}).json()["ok"] is True
+    reply = post(http, hub, "chat", sid, action="set", state={"workspace": {"name": "Acme"}}).json()
+    assert reply["ok"] is True and reply["success"] is True
     body = go(http, hub, "chat", sid)
     assert body["initial_state"]["workspace"] == {"name": "Acme", "domain": "northwind-labs"}  # deep-merged
     assert body["current_state"] == body["initial_state"]
@@ -104,11 +110,31 @@ def test_set_current_without_merge_replaces_current_only(http, hub):
 
 def test_set_current_with_merge_deep_merges_into_current(http, hub):
     sid = new_sid()
-    post(http, hub, "tracker", sid, action="set_current", state={"issues": {"WEB-3": {"priority": "high"}}}, merge=True)
-    post(http, hub, "tracker", sid, action="set_current", state={"issues": {"WEB-3": {"assignee": "u_raj"}}}, merge=True)
+    post(
+        http,
+        hub,
+        "tracker",
+        sid,
+        action="set_current",
+        state={"issues": {"WEB-3": {"priority": "high"}}},
+        merge=True,
+    )
+    post(
+        http,
+        hub,
+        "tracker",
+        sid,
+        action="set_current",
+        state={"issues": {"WEB-3": {"assignee": "u_raj"}}},
+        merge=True,
+    )
     body = go(http, hub, "tracker", sid)
     issue = body["current_state"]["issues"]["WEB-3"]
-    assert (issue["priority"], issue["assignee"], issue["summary"]) == ("high", "u_raj", "Show order summary in a sticky sidebar")
+    assert (issue["priority"], issue["assignee"], issue["summary"]) == (
+        "high",
+        "u_raj",
+        "Show order summary in a sticky sidebar",
+    )
     assert body["state_diff"] == {
         "issues.WEB-3.priority": {"old": "medium", "new": "high"},
         "issues.WEB-3.assignee": {"old": "u_lena", "new": "u_raj"},
@@ -118,7 +144,9 @@ def test_set_current_with_merge_deep_merges_into_current(http, hub):
 def test_reset_copies_the_baseline_back_to_current(http, hub):
     sid = new_sid()
     post(http, hub, "mail", sid, action="set", state={"account": {"signature": "Cheers"}})
-    post(http, hub, "mail", sid, action="set_current", state={"messages": {"e001": {"read": True}}}, merge=True)
+    post(
+        http, hub, "mail", sid, action="set_current", state={"messages": {"e001": {"read": True}}}, merge=True
+    )
     assert go(http, hub, "mail", sid)["state_diff"] == {"messages.e001.read": {"old": False, "new": True}}
     post(http, hub, "mail", sid, action="reset")
     body = go(http, hub, "mail", sid)
@@ -135,7 +163,15 @@ def test_reset_of_an_untouched_sid_gives_the_defaults(http, hub):
 def test_two_sids_are_isolated(http, hub):
     a, b = new_sid(), new_sid()
     post(http, hub, "store", a, action="set", state={"store": {"name": "Shop A"}})
-    post(http, hub, "store", a, action="set_current", state={"orders": {"o1003": {"note": "A only"}}}, merge=True)
+    post(
+        http,
+        hub,
+        "store",
+        a,
+        action="set_current",
+        state={"orders": {"o1003": {"note": "A only"}}},
+        merge=True,
+    )
     post(http, hub, "store", b, action="set", state={"store": {"name": "Shop B"}})
     body_a, body_b = go(http, hub, "store", a), go(http, hub, "store", b)
     assert body_a["current_state"]["store"]["name"] == "Shop A"
@@ -162,7 +198,15 @@ def test_deletion_is_reported_as_new_null(http, hub):
 def test_arrays_are_compared_as_whole_values(http, hub):
     sid = new_sid()
     post(http, hub, "chat", sid, action="set", state={"extra": {"list": [1, 2, 3], "same": [{"a": 1}]}})
-    post(http, hub, "chat", sid, action="set_current", state={"extra": {"list": [1, 2, 4], "same": [{"a": 1}]}}, merge=True)
+    post(
+        http,
+        hub,
+        "chat",
+        sid,
+        action="set_current",
+        state={"extra": {"list": [1, 2, 4], "same": [{"a": 1}]}},
+        merge=True,
+    )
     # One entry for the array's path, holding both whole arrays; an equal array is no change.
     assert go(http, hub, "chat", sid)["state_diff"] == {"extra.list": {"old": [1, 2, 3], "new": [1, 2, 4]}}
 
@@ -175,14 +219,30 @@ def test_added_keys_are_reported_with_old_null(http, hub):
 
 def test_volatile_keys_are_excluded_from_the_diff(http, hub):
     sid = new_sid()
-    post(http, hub, "chat", sid, action="set_current", merge=True,
-         state={"ui": {"conversation": "c_random"}, "last_read": {"c_general": "2024-06-05T00:00:00Z"}})
+    post(
+        http,
+        hub,
+        "chat",
+        sid,
+        action="set_current",
+        merge=True,
+        state={"ui": {"conversation": "c_random"}, "last_read": {"c_general": "2024-06-05T00:00:00Z"}},
+    )
     assert go(http, hub, "chat", sid)["state_diff"] == {}
-    post(http, hub, "tracker", sid, action="set_current", merge=True,
-         state={"issues": {"WEB-7": {"status": "done", "updated": "2030-01-01T00:00:00Z"}}})
+    post(
+        http,
+        hub,
+        "tracker",
+        sid,
+        action="set_current",
+        merge=True,
+        state={"issues": {"WEB-7": {"status": "done", "updated": "2030-01-01T00:00:00Z"}}},
+    )
     body = go(http, hub, "tracker", sid)
     assert body["state_diff"] == {"issues.WEB-7.status": {"old": "in_review", "new": "done"}}
-    assert body["current_state"]["issues"]["WEB-7"]["updated"] == "2030-01-01T00:00:00Z"  # stored, just not diffed
+    assert (
+        body["current_state"]["issues"]["WEB-7"]["updated"] == "2030-01-01T00:00:00Z"
+    )  # stored, just not diffed
 
 
 def test_unknown_action_is_400(http, hub):
@@ -192,29 +252,44 @@ def test_unknown_action_is_400(http, hub):
 
 @pytest.mark.parametrize("content", [b"{not json", b"[1, 2]", b'"set"', b""])
 def test_bad_json_is_400(http, hub, content):
-    response = http.post(hub.url("chat", "post", new_sid()), content=content, headers={"content-type": "application/json"})
+    response = http.post(
+        hub.url("chat", "post", new_sid()), content=content, headers={"content-type": "application/json"}
+    )
     assert_error(response, 400)
 
 
-@pytest.mark.parametrize("payload", [
-    {"action": "set"},  # no state
-    {"action": "set_current", "state": [1]},  # state not an object
-    {"action": "set_current", "state": {}, "merge": "yes"},  # merge not a boolean
-    {"state": {}},  # no action
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"action": "set"},  # no state
+        {"action": "set_current", "state": [1]},  # state not an object
+        {"action": "set_current", "state": {}, "merge": "yes"},  # merge not a boolean
+        {"state": {}},  # no action
+    ],
+)
 def test_malformed_requests_are_400(http, hub, payload):
     assert_error(http.post(hub.url("chat", "post", new_sid()), json=payload), 400)
 
 
 def test_state_breaking_the_schema_is_422_and_changes_nothing(http, hub):
     sid = new_sid()
-    response = post(http, hub, "tracker", sid, action="set_current", merge=True,
-                    state={"issues": {"WEB-3": {"status": "shipped"}}})
+    response = post(
+        http,
+        hub,
+        "tracker",
+        sid,
+        action="set_current",
+        merge=True,
+        state={"issues": {"WEB-3": {"status": "shipped"}}},
+    )
     body = assert_error(response, 422)
     assert "WEB-3" in body["error"] and "SCHEMA.md" in body["hint"]
     assert go(http, hub, "tracker", sid)["state_diff"] == {}
     # Cross-entity rule: a sprint of another project.
-    assert_error(post(http, hub, "tracker", sid, action="set", state={"issues": {"MOB-2": {"sprint": "s_web_12"}}}), 422)
+    assert_error(
+        post(http, hub, "tracker", sid, action="set", state={"issues": {"MOB-2": {"sprint": "s_web_12"}}}),
+        422,
+    )
 
 
 def test_unknown_routes_answer_error_and_hint(http, hub):
@@ -233,7 +308,15 @@ def test_index_and_ui_pages_are_served(http, hub):
 
 def test_store_orders_csv_reflects_the_session(http, hub):
     sid = new_sid()
-    post(http, hub, "store", sid, action="set_current", state={"orders": {"o1005": {"financial_status": "paid"}}}, merge=True)
+    post(
+        http,
+        hub,
+        "store",
+        sid,
+        action="set_current",
+        state={"orders": {"o1005": {"financial_status": "paid"}}},
+        merge=True,
+    )
     csv_text = http.get(f"{hub.base}/store/api/orders.csv", params={"sid": sid}).text
     row = next(line for line in csv_text.splitlines() if line.startswith("#1005"))
     assert ",paid," in row and row.endswith(",77.28")  # 66.00 + 6.00 shipping + 8 % tax on 66.00

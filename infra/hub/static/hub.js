@@ -1,9 +1,10 @@
 // The one client of the hub state API that every mock UI uses (DESIGN.md §3.3).
 //
-// Contract: the UI reads the session's state once on load (GET state?sid=S) and writes the WHOLE
-// state back with set_current after every user change (no merge, so deletions are real). Writes
-// are queued so they land in the order the user made them; `idle()` resolves when all have landed
-// (browser tests await it before reading /go).
+// Contract: the UI reads the session's state once on load (GET state?sid=S; a session never set
+// has none, so then the defaults from GET go?sid=S) and writes the WHOLE state back with
+// set_current after every user change (no merge, so deletions are real). Writes are queued so
+// they land in the order the user made them; `idle()` resolves when all have landed (browser tests
+// await it before reading /go).
 import { toast } from "./dom.js";
 
 const SID_RE = /^[A-Za-z0-9_-]{1,128}$/;
@@ -45,9 +46,17 @@ export class StateClient {
   async load() {
     const response = await fetch(this.url("state"), { cache: "no-store" });
     if (!response.ok) throw new Error(await errorText(response));
-    this.state = (await response.json()).stored_state;
+    const { stored_state: stored } = await response.json();
+    // A session never set has no stored state (null): it shows the app's defaults, which /go has.
+    this.state = stored ?? (await this.defaults());
     this.setSync("saved");
     return this.state;
+  }
+
+  async defaults() {
+    const response = await fetch(this.url("go"), { cache: "no-store" });
+    if (!response.ok) throw new Error(await errorText(response));
+    return (await response.json()).current_state;
   }
 
   /** Run `mutate(state)`, persist the result, and re-render. Returns what `mutate` returned. */
