@@ -17,6 +17,20 @@ from infra.errors import CuagymError
 console = Console(stderr=True)
 
 
+class ExpectedErrorsInOneLine(logging.Filter):
+    """Log records of an expected, typed failure (a CuagymError, e.g. a task re-raised by Prefect's
+    engine) as one line without a traceback: the command ends with `error:`/`hint:` anyway.
+    Tracebacks stay for everything else, because those are bugs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, CuagymError):
+            record.exc_info = None
+            record.exc_text = None
+            record.msg, record.args = "%s", (record.getMessage().splitlines()[0],)
+        return True
+
+
 def handle_errors(fn):
     """Print a CuagymError as `error: … / hint: …` and exit 1 instead of a traceback."""
 
@@ -48,6 +62,7 @@ def main(verbose: int) -> None:
     # (Prefect's run loggers are at INFO and would otherwise print every task run).
     handler.setLevel(level)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(ExpectedErrorsInOneLine())
     logging.getLogger().addHandler(handler)
 
 

@@ -81,7 +81,22 @@ def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export, 
                          export=not no_export, verified_budget=verified_budget, max_batches=max_batches, **llm)  # fmt: skip
     summary = _with_progress(lambda: synthesis_flow(params))
     print_summary(summary)
-    if any(o.reject_reason and o.reject_reason.value == "internal_error" for o in summary.outcomes):
+    exit_if_failed(summary)
+
+
+def exit_if_failed(summary) -> None:
+    """Exit 1 when any part of the run failed: a tuple the pipeline itself failed on, or a data check.
+    (A rejected tuple is a result, not a failure.)"""
+    broken = [o.task_id for o in summary.outcomes if o.reject_reason and o.reject_reason.value == "internal_error"]
+    if broken:
+        console.print(f"[bold red]error:[/] the pipeline failed on {len(broken)} tuple(s): {', '.join(broken[:5])}")
+        console.print("[yellow]hint:[/] their tracebacks are in the warehouse: "
+                      "cuagym sql \"SELECT task_id, error FROM tuples WHERE reject_reason = 'internal_error'\"")
+    if summary.checks_failed:
+        console.print(f"[bold red]error:[/] {len(summary.checks_failed)} data check(s) failed: "
+                      f"{', '.join(summary.checks_failed[:5])}")
+        console.print("[yellow]hint:[/] cuagym sql \"SELECT * FROM data_checks WHERE NOT success\"")
+    if broken or summary.checks_failed:
         sys.exit(1)
 
 
@@ -169,6 +184,7 @@ def retry(ctx, ids, status, reason, app, limit, backend, workers, **llm):
                          limit=limit, backend=backend, workers=workers, **llm)  # fmt: skip
     summary = _with_progress(lambda: retry_flow(params))
     print_summary(summary)
+    exit_if_failed(summary)
 
 
 @click.command()

@@ -79,10 +79,10 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
     run_id = run_id_for(params)
     warehouse = Warehouse(settings.warehouse_path)
     ctx = build_context(params, settings, run_id, warehouse)
-    warehouse.start_run(run_id, backend=params.backend, seed=params.resolved_seed(),
-                        git_rev=ctx.provenance.git_rev, params=params.model_dump(mode="json"))  # fmt: skip
     outcomes: list[TupleOutcome] = []
-    try:
+    try:  # ctx holds child processes (the hub, the Discriminator worker): close them however this ends
+        warehouse.start_run(run_id, backend=params.backend, seed=params.resolved_seed(),
+                            git_rev=ctx.provenance.git_rev, params=params.model_dump(mode="json"))  # fmt: skip
         specs = plan_batch_task(params, run_id, warehouse)
         report("tuples", 0, len(specs))
         outcomes = run_tuples(specs, ctx, params.workers, warehouse)

@@ -65,19 +65,19 @@ def build_deps(params: SynthParams, settings: Settings, call_sink=None) -> Cogen
     backends = role_backends(params)
     check_models(params, settings)
     hub = start_hub_if_needed(params, settings)
-    provider = LocalProvider(settings.work_dir, settings.guest_venv_path, limits=SCRIPT_LIMITS,
-                             hub=HubRoute(hub.uds, WEB_APPS) if hub else None)  # fmt: skip
-    return CogenDeps(
-        hub=hub,
-        provider=provider,
-        generator=ProceduralGenerator(settings.skills_dir) if backends["generator"] == "procedural"
-        else build_llm_generator(params, settings, provider, call_sink),
-        discriminator=IsolatedDiscriminator("procedural", settings) if backends["discriminator"] == "procedural"
-        else build_llm_discriminator(params, settings, call_sink),
-        scan=scan_source,
-        limits=SCRIPT_LIMITS,
-        max_rounds=params.max_rounds,
-    )
+    try:
+        provider = LocalProvider(settings.work_dir, settings.guest_venv_path, limits=SCRIPT_LIMITS,
+                                 hub=HubRoute(hub.uds, WEB_APPS) if hub else None)  # fmt: skip
+        generator = (ProceduralGenerator(settings.skills_dir) if backends["generator"] == "procedural"
+                     else build_llm_generator(params, settings, provider, call_sink))  # fmt: skip
+        discriminator = (IsolatedDiscriminator("procedural", settings) if backends["discriminator"] == "procedural"
+                         else build_llm_discriminator(params, settings, call_sink))  # fmt: skip
+    except BaseException:
+        if hub is not None:  # nothing else will stop it: the run never got its deps
+            hub.stop()
+        raise
+    return CogenDeps(hub=hub, provider=provider, generator=generator, discriminator=discriminator,
+                     scan=scan_source, limits=SCRIPT_LIMITS, max_rounds=params.max_rounds)  # fmt: skip
 
 
 def start_hub_if_needed(params: SynthParams, settings: Settings) -> HubProcess | None:
@@ -93,6 +93,14 @@ def start_hub_if_needed(params: SynthParams, settings: Settings) -> HubProcess |
 def build_context(params: SynthParams, settings: Settings, run_id: str, warehouse: Warehouse) -> TupleContext:
     sink = WarehouseCallSink(warehouse, run_id)
     deps = build_deps(params, settings, call_sink=sink)
+    try:
+        return _context(params, settings, run_id, warehouse, deps, sink)
+    except BaseException:
+        deps.close()
+        raise
+
+
+def _context(params, settings, run_id, warehouse, deps: CogenDeps, sink) -> TupleContext:
     models = {"generator": deps.generator.name, "discriminator": deps.discriminator.name}
     models |= {role: f"llm:{model}" for role, model in check_models(params, settings).models().items()
                if role in needed_roles(params) and role not in models}  # fmt: skip

@@ -68,8 +68,9 @@ def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) 
     """
     existing = ctx.warehouse.tuple_outcome(spec.id)
     if not again and existing is not None and existing["status"] in [s.value for s in FINISHED]:
-        if existing["status"] == TupleStatus.VERIFIED.value and ctx.export:
-            export_tuple(spec, ctx.warehouse, ctx.final_dir)  # the run died before exporting it
+        if ctx.export and _needs_bundle(existing, ctx.final_dir / spec.id):
+            # The run died before exporting it, or this run exports to another directory.
+            export_tuple(spec, ctx.warehouse, ctx.final_dir)
             existing = ctx.warehouse.tuple_outcome(spec.id)
         return _outcome_from_row(spec, existing)
     start = time.monotonic()
@@ -105,6 +106,11 @@ def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) 
     return TupleOutcome(task_id=spec.id, family=spec.family, apps=spec.apps,
                         status=TupleStatus.EXPORTED if bundle else result.status, rounds=len(result.rounds),
                         reject_reason=result.reject_reason, seconds=seconds, bundle=bundle)  # fmt: skip
+
+
+def _needs_bundle(row: dict, bundle: Path) -> bool:
+    verified = row["status"] in (TupleStatus.VERIFIED.value, TupleStatus.EXPORTED.value)
+    return verified and not (bundle / "task.json").is_file()
 
 
 def record_failure(spec: TaskSpec, ctx: TupleContext, exc: BaseException, *, rounds: int = 0,

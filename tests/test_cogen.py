@@ -105,7 +105,8 @@ def test_discriminator_process_cannot_see_generator_scripts(provider, families, 
     spec = families["calc.padded_ids"].instantiate(8)
     settings = get_settings()
     with provider.provision(spec.id, EnvRole.INITIAL) as env:
-        generator_script = env.scripts / "golden_patch.py"
+        generator_script = env.runs / "peek" / "golden_patch.py"
+        generator_script.parent.mkdir(parents=True)
         golden_source = families["calc.padded_ids"].script("golden_patch", spec)
         generator_script.write_text(golden_source)
         in_var = settings.var_dir / "work" / "peek-test" / "golden_patch.py"

@@ -21,7 +21,7 @@ from warehouse.query import run_query
 CUAGYM = str(Path(sys.executable).with_name("cuagym"))
 
 
-def test_flow_verifies_exports_and_resumes(prefect_harness, isolated_settings):
+def test_flow_verifies_exports_and_resumes(prefect_harness, isolated_settings, tmp_path):
     params = SynthParams(count=6, seed=3, workers=2)
     summary = synthesis_flow(params)
     assert len(summary.outcomes) == 6
@@ -40,6 +40,15 @@ def test_flow_verifies_exports_and_resumes(prefect_harness, isolated_settings):
     assert {o.task_id for o in again.outcomes} == {o.task_id for o in summary.outcomes}
     rounds = run_query(isolated_settings.warehouse_path, "SELECT count(*) FROM rounds").rows[0][0]
     assert rounds == 6  # nothing recomputed
+
+    # The same run to a new --out: resumed, and every verified tuple exported there too.
+    elsewhere = tmp_path / "elsewhere"
+    moved = synthesis_flow(params.model_copy(update={"out": str(elsewhere)}))
+    assert all(o.resumed for o in moved.outcomes) and not moved.checks_failed, moved.checks_failed
+    assert sorted(p.name for p in (elsewhere / "final").iterdir()) == sorted(o.task_id for o in exported)
+    assert all(Path(o.bundle).is_relative_to(elsewhere) for o in moved.outcomes)
+    assert pq.read_table(elsewhere / "tuples.parquet").num_rows == 6
+    assert run_query(isolated_settings.warehouse_path, "SELECT count(*) FROM rounds").rows[0][0] == 6
 
 
 def _finished(env) -> int:
@@ -62,9 +71,11 @@ def test_killed_run_resumes_without_duplicates_and_sql_reads_while_writing(tmp_p
             break
         time.sleep(0.5)
     assert proc.poll() is None, "run finished before it could be killed"
+    assert _processes_of(tmp_path), "the run should have started a hub (its sample has web tasks)"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert seen_while_running >= 3
+    _assert_all_ended(tmp_path)  # the hub and workers it started did not outlive it
     before = {r[0]: r[1] for r in _rows(env, "SELECT task_id, updated_at FROM tuples WHERE status = 'exported'")}
 
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
@@ -78,6 +89,36 @@ def test_killed_run_resumes_without_duplicates_and_sql_reads_while_writing(tmp_p
     assert dupes == []
     bundles = [p for p in (tmp_path / "out" / "final").iterdir() if not p.name.startswith(".")]
     assert len(bundles) == sum(r[1] == "exported" for r in after)
+
+
+def _processes_of(tmp_path: Path) -> list[str]:
+    """Command lines of live processes whose environment names `tmp_path` (what a run started)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if str(tmp_path).encode() in environ and int(pid) != os.getpid():
+            found.append(f"{pid}: {cmdline}")
+    return found
+
+
+def _assert_all_ended(tmp_path: Path, timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while (left := _processes_of(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, f"processes outlived their run: {left}"
+
+
+def test_a_run_that_stops_on_an_error_leaves_no_process_behind(tmp_path):
+    env = {**os.environ, "CUAGYM_VAR_DIR": str(tmp_path / "var"), "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
+           "CUAGYM_GUEST_VENV": str(tmp_path / "no-such-venv"), "PREFECT_HOME": str(tmp_path / "prefect")}  # fmt: skip
+    run = subprocess.run([CUAGYM, "synth", "--count", "2", "--apps", "chat", "--seed", "1"], env=env,
+                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert run.returncode == 1 and "hint:" in run.stderr and "guest Python" in run.stderr, run.stderr[-2000:]
+    _assert_all_ended(tmp_path, timeout_s=3)
 
 
 def _rows(env, query):
@@ -132,3 +173,18 @@ def test_web_apps_synthesise_verified_tuples_end_to_end(prefect_harness, isolate
     assert all(c.ok for c in checks), [c.problems for c in checks]
     reward = (Path(summary.outcomes[0].bundle) / "reward.py").read_text()
     assert "__CUAGYM_HUB_URL__" in reward  # placeholders kept for runs outside our sandbox
+
+
+def test_a_failed_data_check_makes_synth_exit_non_zero(prefect_harness, isolated_settings):
+    from click.testing import CliRunner
+
+    from flows.cli import main
+
+    args = ["synth", "--count", "2", "--apps", "files", "--seed", "11", "--workers", "1"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    bundle = next((isolated_settings.output_dir / "final").iterdir())
+    (bundle / "reward.py").unlink()  # a damaged export: the resumed run keeps it, the exports suite sees it
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 1, again.output
+    assert "data check(s) failed" in again.output and "bundle_complete" in again.output
