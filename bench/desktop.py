@@ -23,10 +23,10 @@ from rich.table import Table
 from infra.desktop_venv import ensure_desktop_python
 from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopEnv, DesktopProvider
-from infra.envs.desktop_actions import KeyPress
+from infra.envs.desktop.actions import KeyPress
 from infra.settings import PROJECT_ROOT, get_settings
+from skills.kit import load_families
 from tasks.export import write_bundle
-from tasks.families import load_families
 
 
 def _ms(xs: list[float]) -> str:
@@ -41,9 +41,15 @@ def _s(xs: list[float]) -> str:
 def _bundle(out: Path, seed: int) -> Path:
     family = load_families(PROJECT_ROOT / "skills")["calc.padded_ids"]
     spec = family.instantiate(seed)
-    return write_bundle(out, spec, initial_setup_py=family.script("initial_setup", spec),
-                        golden_patch_py=family.script("golden_patch", spec), reward_py=family.script("reward", spec),
-                        review_md="bench\n", provenance={})  # fmt: skip
+    return write_bundle(
+        out,
+        spec,
+        initial_setup_py=family.script("initial_setup", spec),
+        golden_patch_py=family.script("golden_patch", spec),
+        reward_py=family.script("reward", spec),
+        review_md="bench\n",
+        provenance={},
+    )
 
 
 def _timed(fn) -> float:

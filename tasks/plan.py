@@ -7,8 +7,8 @@ import logging
 from pathlib import Path
 
 from infra.settings import Settings
+from skills.kit import load_families
 from tasks.dedupe import NearDuplicateFilter, load_embedder
-from tasks.families import load_families
 from tasks.llm_roles import WarehouseCallSink, role_backends
 from tasks.models import SynthParams, TaskSpec
 from tasks.quotas import QuotaPlan, load_matrix, load_quotas
@@ -34,28 +34,52 @@ def quota_rows(plan: QuotaPlan) -> list[dict]:
     """The quotas as asked and as enforced, for the run_quotas table (what coverage views compare)."""
     q, n = plan.quotas, max(plan.count, 1)
     effective = {
-        "max_domain_share": plan.max_per_domain / n, "min_hard_share": plan.min_hard / n,
-        "min_cross_app_share": plan.min_cross / n, "max_app_share": plan.max_per_app / n,
-        "min_per_app": float(q.min_per_app), "template_cap": float(q.template_cap), "count": float(plan.count),
-    }  # fmt: skip
+        "max_domain_share": plan.max_per_domain / n,
+        "min_hard_share": plan.min_hard / n,
+        "min_cross_app_share": plan.min_cross / n,
+        "max_app_share": plan.max_per_app / n,
+        "min_per_app": float(q.min_per_app),
+        "template_cap": float(q.template_cap),
+        "count": float(plan.count),
+    }
     reasons = {i.quota: i for i in plan.infeasible}
     rows = []
     for quota, value in effective.items():
-        asked = float(getattr(q, quota, value)) if quota != "count" else float(reasons["count"].asked
-                                                                                 if "count" in reasons else value)
-        rows.append({"quota": quota, "asked": asked, "effective": value, "feasible": quota not in reasons,
-                     "why": reasons[quota].why if quota in reasons else None})  # fmt: skip
+        asked = (
+            float(getattr(q, quota, value))
+            if quota != "count"
+            else float(reasons["count"].asked if "count" in reasons else value)
+        )
+        rows.append(
+            {
+                "quota": quota,
+                "asked": asked,
+                "effective": value,
+                "feasible": quota not in reasons,
+                "why": reasons[quota].why if quota in reasons else None,
+            }
+        )
     return rows
 
 
 def sample_batch(params: SynthParams, settings: Settings, warehouse: Warehouse) -> SampleResult:
     quotas = load_quotas(quotas_path(params, settings))
-    dedupe = NearDuplicateFilter(load_embedder(), token_jaccard=quotas.near_duplicate.token_jaccard,
-                                 cosine=quotas.near_duplicate.cosine)  # fmt: skip
+    dedupe = NearDuplicateFilter(
+        load_embedder(),
+        token_jaccard=quotas.near_duplicate.token_jaccard,
+        cosine=quotas.near_duplicate.cosine,
+    )
     dedupe.add(warehouse.all_instructions())
-    return sample_specs(load_families(settings.skills_dir), count=params.count, seed=params.resolved_seed(),
-                        quotas=quotas, matrix=load_matrix(settings.skills_dir / "scenario_matrix.yaml"),
-                        dedupe=dedupe, apps=params.apps, history=history_from(warehouse))  # fmt: skip
+    return sample_specs(
+        load_families(settings.skills_dir),
+        count=params.count,
+        seed=params.resolved_seed(),
+        quotas=quotas,
+        matrix=load_matrix(settings.skills_dir / "scenario_matrix.yaml"),
+        dedupe=dedupe,
+        apps=params.apps,
+        history=history_from(warehouse),
+    )
 
 
 def plan_batch(params: SynthParams, settings: Settings, run_id: str, warehouse: Warehouse) -> list[TaskSpec]:
@@ -70,6 +94,10 @@ def plan_batch(params: SynthParams, settings: Settings, run_id: str, warehouse: 
     result = sample_batch(params, settings, warehouse)
     warehouse.save_run_quotas(run_id, quota_rows(result.plan))
     warehouse.save_specs(run_id, [s.model_dump(mode="json") for s in result.specs])
-    log.info("sampled %d specs (%s), %d near-duplicates rejected", len(result.specs),
-             ", ".join(f"{k}={v}" for k, v in sorted(result.passes.items())), result.duplicates)  # fmt: skip
+    log.info(
+        "sampled %d specs (%s), %d near-duplicates rejected",
+        len(result.specs),
+        ", ".join(f"{k}={v}" for k, v in sorted(result.passes.items())),
+        result.duplicates,
+    )
     return result.specs

@@ -18,7 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from infra.errors import ConfigError
-from tasks.families import Family
+from skills.kit import Family
 from tasks.models import Difficulty, Domain, Wording
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,9 @@ def _load_yaml(path: Path) -> dict:
     try:
         data = yaml.safe_load(path.read_text())
     except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}", hint="check the file exists and is valid YAML") from None
+        raise ConfigError(
+            f"cannot read {path}: {exc}", hint="check the file exists and is valid YAML"
+        ) from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path} must hold a mapping", hint="see skills/quotas.yaml for the format")
     return data
@@ -118,26 +120,45 @@ def plan_quotas(families: dict[str, Family], count: int, quotas: Quotas) -> Quot
     infeasible: list[Infeasibility] = []
     total = min(count, _capacity(fams, cap))
     if total < count:
-        infeasible.append(Infeasibility("count", count, total, f"{len(fams)} families × {len(Wording)} wordings × "
-                                        f"{cap} per template supply at most {total} specs"))  # fmt: skip
+        infeasible.append(
+            Infeasibility(
+                "count",
+                count,
+                total,
+                f"{len(fams)} families × {len(Wording)} wordings × "
+                f"{cap} per template supply at most {total} specs",
+            )
+        )
 
     cross = [f for f in fams if len(f.apps) > 1]
     min_cross = math.ceil(quotas.min_cross_app_share * total)
     cross_cap = _capacity(cross, cap)
     if min_cross > cross_cap:
         feasible = cross_cap / total if total else 0.0
-        infeasible.append(Infeasibility("min_cross_app_share", quotas.min_cross_app_share, feasible,
-                                        f"{len(cross)} cross-app famil{'y' if len(cross) == 1 else 'ies'} × "
-                                        f"{len(Wording)} wordings × {cap} per template give at most {cross_cap} of "
-                                        f"the {min_cross} needed"))  # fmt: skip
+        infeasible.append(
+            Infeasibility(
+                "min_cross_app_share",
+                quotas.min_cross_app_share,
+                feasible,
+                f"{len(cross)} cross-app famil{'y' if len(cross) == 1 else 'ies'} × "
+                f"{len(Wording)} wordings × {cap} per template give at most {cross_cap} of "
+                f"the {min_cross} needed",
+            )
+        )
         min_cross = cross_cap
 
     hard = [f for f in fams if f.difficulty is Difficulty.HARD]
     min_hard = math.ceil(quotas.min_hard_share * total)
     hard_cap = _capacity(hard, cap)
     if min_hard > hard_cap:
-        infeasible.append(Infeasibility("min_hard_share", quotas.min_hard_share, hard_cap / total if total else 0.0,
-                                        f"the {len(hard)} hard families give at most {hard_cap} of {min_hard}"))  # fmt: skip
+        infeasible.append(
+            Infeasibility(
+                "min_hard_share",
+                quotas.min_hard_share,
+                hard_cap / total if total else 0.0,
+                f"the {len(hard)} hard families give at most {hard_cap} of {min_hard}",
+            )
+        )
         min_hard = hard_cap
 
     # Every spec counts for at least one app, cross-app specs for two: the app caps must add up.
@@ -145,37 +166,67 @@ def plan_quotas(families: dict[str, Family], count: int, quotas: Quotas) -> Quot
     app_slots_needed = total + min_cross
     if max_per_app * len(apps) < app_slots_needed and apps:
         need = math.ceil(app_slots_needed / len(apps))
-        infeasible.append(Infeasibility("max_app_share", quotas.max_app_share, need / total,
-                                        f"{len(apps)} apps × {max_per_app} per app < {app_slots_needed} app "
-                                        f"slots ({total} specs + {min_cross} second apps of cross-app specs)"))  # fmt: skip
+        infeasible.append(
+            Infeasibility(
+                "max_app_share",
+                quotas.max_app_share,
+                need / total,
+                f"{len(apps)} apps × {max_per_app} per app < {app_slots_needed} app "
+                f"slots ({total} specs + {min_cross} second apps of cross-app specs)",
+            )
+        )
         max_per_app = need
 
     # Cross-app specs all spend a slot of an app every cross-app family shares (e.g. calc).
     shared = set.intersection(*(set(f.apps) for f in cross)) if cross else set()
     if shared and min_cross > max_per_app:
         app = sorted(shared)[0]
-        infeasible.append(Infeasibility("min_cross_app_share", quotas.min_cross_app_share, max_per_app / total,
-                                        f"every cross-app family involves {app}, which may hold at most "
-                                        f"{max_per_app} specs of {total}"))  # fmt: skip
+        infeasible.append(
+            Infeasibility(
+                "min_cross_app_share",
+                quotas.min_cross_app_share,
+                max_per_app / total,
+                f"every cross-app family involves {app}, which may hold at most "
+                f"{max_per_app} specs of {total}",
+            )
+        )
         min_cross = max_per_app
 
     max_per_domain = math.floor(quotas.max_domain_share * total)
     if max_per_domain * len(domains) < total and domains:
         need = math.ceil(total / len(domains))
-        infeasible.append(Infeasibility("max_domain_share", quotas.max_domain_share, need / total,
-                                        f"the families cover only {len(domains)} domains"))  # fmt: skip
+        infeasible.append(
+            Infeasibility(
+                "max_domain_share",
+                quotas.max_domain_share,
+                need / total,
+                f"the families cover only {len(domains)} domains",
+            )
+        )
         max_per_domain = need
 
     if quotas.min_per_app * len(apps) > total:
-        infeasible.append(Infeasibility("min_per_app", quotas.min_per_app, total // max(len(apps), 1),
-                                        f"{len(apps)} apps × {quotas.min_per_app} exceed the batch of {total}"))  # fmt: skip
+        infeasible.append(
+            Infeasibility(
+                "min_per_app",
+                quotas.min_per_app,
+                total // max(len(apps), 1),
+                f"{len(apps)} apps × {quotas.min_per_app} exceed the batch of {total}",
+            )
+        )
         quotas = replace_quota(quotas, min_per_app=total // max(len(apps), 1))
     for item in infeasible:
         log.info("quota: %s", item)
-    return QuotaPlan(count=total, quotas=quotas, max_per_app=max_per_app, max_per_domain=max_per_domain,
-                     min_hard=min_hard, min_cross=min_cross, infeasible=infeasible)  # fmt: skip
+    return QuotaPlan(
+        count=total,
+        quotas=quotas,
+        max_per_app=max_per_app,
+        max_per_domain=max_per_domain,
+        min_hard=min_hard,
+        min_cross=min_cross,
+        infeasible=infeasible,
+    )
 
 
 def replace_quota(quotas: Quotas, **changes) -> Quotas:
     return quotas.model_copy(update=changes)
-

@@ -21,8 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from infra.errors import ConfigError
+from skills.kit import Family
 from tasks.dedupe import NearDuplicateFilter
-from tasks.families import Family
 from tasks.models import Difficulty, Domain, TaskSpec, Wording
 from tasks.quotas import QuotaPlan, Quotas, ScenarioMatrix, plan_quotas
 
@@ -105,8 +105,15 @@ def select_families(families: dict[str, Family], apps: list[str]) -> dict[str, F
 
 
 class Sampler:
-    def __init__(self, families: dict[str, Family], plan: QuotaPlan, matrix: ScenarioMatrix, history: Tally,
-                 dedupe: NearDuplicateFilter, seed: int) -> None:  # fmt: skip
+    def __init__(
+        self,
+        families: dict[str, Family],
+        plan: QuotaPlan,
+        matrix: ScenarioMatrix,
+        history: Tally,
+        dedupe: NearDuplicateFilter,
+        seed: int,
+    ) -> None:
         self.families = families
         self.plan = plan
         self.matrix = matrix
@@ -121,8 +128,12 @@ class Sampler:
         self.passes: Counter = Counter()
         self.relaxed = 0  # draws where no candidate kept every minimum reachable
         self.apps = sorted({a for f in families.values() for a in f.apps})
-        self.candidates = [Candidate(f, w, d) for f in sorted(families.values(), key=lambda f: f.id)
-                           for w in Wording for d in f.domains]  # fmt: skip
+        self.candidates = [
+            Candidate(f, w, d)
+            for f in sorted(families.values(), key=lambda f: f.id)
+            for w in Wording
+            for d in f.domains
+        ]
 
     # --- constraints ------------------------------------------------------------------------------
 
@@ -163,13 +174,17 @@ class Sampler:
     # --- weights -----------------------------------------------------------------------------------
 
     def _rarity(self, c: Candidate, leaf: str) -> float:
-        cells = [(self.history.domain, self.batch.domain, c.domain.value),
-                 (self.history.difficulty, self.batch.difficulty, c.family.difficulty.value),
-                 (self.history.leaf, self.batch.leaf, leaf)]  # fmt: skip
+        cells = [
+            (self.history.domain, self.batch.domain, c.domain.value),
+            (self.history.difficulty, self.batch.difficulty, c.family.difficulty.value),
+            (self.history.leaf, self.batch.leaf, leaf),
+        ]
         cells += [(self.history.app, self.batch.app, a) for a in c.family.apps]
         # History is rescaled to the batch size so a large warehouse steers without drowning the batch.
-        inv = [1.0 / (1.0 + hist[key] * self.plan.count / max(sum(hist.values()), 1) + batch[key])
-               for hist, batch, key in cells]  # fmt: skip
+        inv = [
+            1.0 / (1.0 + hist[key] * self.plan.count / max(sum(hist.values()), 1) + batch[key])
+            for hist, batch, key in cells
+        ]
         return math.prod(inv) ** (1.0 / len(inv))
 
     def _weight(self, c: Candidate, stage: str) -> float:
@@ -230,8 +245,14 @@ class Sampler:
         personas = self.matrix.domains[c.domain].personas
         for _ in range(DUPLICATE_RETRIES):
             k = self.batch.family[c.family.id] + self.duplicates + len(self.specs) + 1
-            spec = c.family.instantiate(_draw_seed(self.seed, c.family.id, k), wording=c.wording, domain=c.domain,
-                                        personas=personas, leaf=self._leaf(c.family), sampling_pass=stage)  # fmt: skip
+            spec = c.family.instantiate(
+                _draw_seed(self.seed, c.family.id, k),
+                wording=c.wording,
+                domain=c.domain,
+                personas=personas,
+                leaf=self._leaf(c.family),
+                sampling_pass=stage,
+            )
             duplicate = None if spec.id not in self.seen else "same id"
             if duplicate is None:
                 found = self.dedupe.check(spec.instruction)
@@ -244,9 +265,16 @@ class Sampler:
 
 
 def sample_specs(
-    families: dict[str, Family], *, count: int, seed: int, quotas: Quotas, matrix: ScenarioMatrix,
-    dedupe: NearDuplicateFilter, apps: list[str] | None = None, history: Tally | None = None,
-) -> SampleResult:  # fmt: skip
+    families: dict[str, Family],
+    *,
+    count: int,
+    seed: int,
+    quotas: Quotas,
+    matrix: ScenarioMatrix,
+    dedupe: NearDuplicateFilter,
+    apps: list[str] | None = None,
+    history: Tally | None = None,
+) -> SampleResult:
     """A batch of up to `count` specs under the quotas; fewer only if the catalogue runs out."""
     pool = select_families(families, apps or [])
     plan = plan_quotas(pool, count, quotas)
@@ -254,8 +282,10 @@ def sample_specs(
     while len(sampler.specs) < plan.count and sampler.draw_one():
         pass
     if sampler.relaxed:
-        log.warning("%d draw(s) could not keep every minimum reachable; the batch falls short of a minimum",
-                    sampler.relaxed)  # fmt: skip
+        log.warning(
+            "%d draw(s) could not keep every minimum reachable; the batch falls short of a minimum",
+            sampler.relaxed,
+        )
     if len(sampler.specs) < count:
         log.warning("sampled %d of %d specs: the catalogue ran out under the caps", len(sampler.specs), count)
     return SampleResult(sampler.specs, plan, sampler.duplicates, sampler.passes)

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-
-from infra.envs.local import LocalProvider  # noqa: E402
-from infra.guest import ensure_guest_python  # noqa: E402
-from infra.settings import PROJECT_ROOT, get_settings  # noqa: E402
-from tasks.families import load_families  # noqa: E402
+from infra.envs.local import LocalProvider
+from infra.guest_python import ensure_guest_python
+from infra.settings import PROJECT_ROOT, get_settings
+from skills.kit import load_families
 
 SKILLS = PROJECT_ROOT / "skills"
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from infra.envs.base import EnvRole
-from tasks.families import load_families
+from skills.kit import load_families
 from tasks.grading import parse_grade
 from tasks.models import Difficulty, Wording
 from tasks.taxonomy import load_taxonomies
@@ -40,17 +40,36 @@ def test_family_endpoints(provider, family_id, seed):
     assert initial.score == 0.0, f"initial state earns credit: {initial.components}"
     golden = _grade(provider, family, spec, ["initial_setup", "golden_patch"])
     assert golden.score == 1.0, f"golden state misses credit: {golden.components}"
-    near = _grade(provider, family, spec, ["initial_setup", "near_miss"])
-    assert 0.0 < near.score < 1.0, f"near miss not told apart: {near.score} {near.components}"
     assert len(golden.components) >= 2
+
+
+@pytest.mark.parametrize(
+    ("family_id", "mistake"), [(fid, m) for fid in sorted(FAMILIES) for m in FAMILIES[fid].mistakes]
+)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_mistake_is_a_near_miss(provider, family_id, mistake, seed):
+    family = FAMILIES[family_id]
+    spec = family.instantiate(seed)
+    with provider.provision(spec.id, EnvRole.DEBUG, apps=spec.apps) as env:
+        for name, source in (
+            ("initial_setup.py", family.script("initial_setup", spec)),
+            ("golden_patch.py", family.script("near_miss", spec, mistake=mistake)),
+        ):
+            run = env.run_script(source, name=name)
+            assert run.ok, f"{family_id} seed {seed} {mistake}: {name} failed:\n{run.stderr[-2000:]}"
+        near = parse_grade(env.run_script(family.script("reward", spec), name="reward.py"))
+    assert near.score is not None, f"{family_id} {mistake}: {near.error}"
+    assert 0.0 < near.score < 1.0, f"mistake {mistake!r} not told apart: {near.score} {near.components}"
 
 
 @pytest.mark.parametrize("family_id", sorted(FAMILIES))
 def test_scripts_are_self_contained(family_id):
     family = FAMILIES[family_id]
     spec = family.instantiate(7)
-    for kind in ("initial_setup", "golden_patch", "reward", "near_miss"):
-        tree = ast.parse(family.script(kind, spec))
+    scripts = [family.script(kind, spec) for kind in ("initial_setup", "golden_patch", "reward")]
+    scripts += [family.script("near_miss", spec, mistake=m) for m in family.mistakes]
+    for script in scripts:
+        tree = ast.parse(script)
         for node in ast.walk(tree):
             names = []
             if isinstance(node, ast.Import):
@@ -59,7 +78,7 @@ def test_scripts_are_self_contained(family_id):
                 names = [node.module or ""]
             for name in names:
                 top = name.split(".")[0]
-                assert top in sys.stdlib_module_names or top in ALLOWED_IMPORTS, f"{kind} imports {name}"
+                assert top in sys.stdlib_module_names or top in ALLOWED_IMPORTS, f"a script imports {name}"
 
 
 @pytest.mark.parametrize("family_id", sorted(FAMILIES))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from skills.kit import load_families
 from tasks.dedupe import NearDuplicateFilter, load_embedder
-from tasks.families import load_families
 from tasks.models import SynthParams, Wording
 from tasks.plan import plan_batch
 from tasks.quality import check_warehouse
@@ -27,8 +27,9 @@ def embed():
 
 def _dedupe(embed, quotas: Quotas | None = None):
     quotas = quotas or Quotas()
-    return NearDuplicateFilter(embed, token_jaccard=quotas.near_duplicate.token_jaccard,
-                               cosine=quotas.near_duplicate.cosine)  # fmt: skip
+    return NearDuplicateFilter(
+        embed, token_jaccard=quotas.near_duplicate.token_jaccard, cosine=quotas.near_duplicate.cosine
+    )
 
 
 def test_quotas_hold_on_a_200_spec_batch_measured_from_the_warehouse(isolated_settings):
@@ -37,24 +38,34 @@ def test_quotas_hold_on_a_200_spec_batch_measured_from_the_warehouse(isolated_se
     assert len(specs) == 200
     warehouse.refresh_snapshot(force=True)
     path = isolated_settings.warehouse_path
-    checked = run_query(path, "SELECT dimension, value, share, quota_effective, within_quota FROM coverage "
-                              "WHERE run_id = 'run-200' AND within_quota IS NOT NULL").rows  # fmt: skip
+    checked = run_query(
+        path,
+        "SELECT dimension, value, share, quota_effective, within_quota FROM coverage "
+        "WHERE run_id = 'run-200' AND within_quota IS NOT NULL",
+    ).rows
     assert {r[0] for r in checked} == {"app", "domain", "difficulty", "scope"}
     assert all(r[4] for r in checked), [r for r in checked if not r[4]]
     quotas = dict(run_query(path, "SELECT quota, effective FROM run_quotas WHERE run_id = 'run-200'").rows)
-    domain_max = run_query(path, "SELECT max(share) FROM coverage WHERE run_id='run-200' AND dimension='domain'")
+    domain_max = run_query(
+        path, "SELECT max(share) FROM coverage WHERE run_id='run-200' AND dimension='domain'"
+    )
     assert domain_max.rows[0][0] <= 0.21  # feasible with these families: enforced as asked
     assert quotas["max_domain_share"] <= 0.21 and quotas["min_hard_share"] >= 0.40
     hard = run_query(path, "SELECT share FROM coverage WHERE run_id='run-200' AND value='hard'").rows[0][0]
     assert hard >= 0.40
-    cap = run_query(path, "SELECT max(n) FROM (SELECT apps[1], template, count(*) AS n FROM specs GROUP BY ALL)")
+    cap = run_query(
+        path, "SELECT max(n) FROM (SELECT apps[1], template, count(*) AS n FROM specs GROUP BY ALL)"
+    )
     assert cap.rows[0][0] <= 3
     # Infeasible quotas are named with their reason, not dropped silently.
-    notes = run_query(path, "SELECT quota, why FROM run_quotas WHERE run_id = 'run-200' AND NOT feasible").rows
+    notes = run_query(
+        path, "SELECT quota, why FROM run_quotas WHERE run_id = 'run-200' AND NOT feasible"
+    ).rows
     assert {q for q, _ in notes} >= {"min_cross_app_share"}
     assert all(why for _, why in notes)
-    passes = run_query(path, "SELECT json_extract_string(spec, '$.sampling_pass') AS p, count(*) FROM specs "
-                             "GROUP BY ALL").rows  # fmt: skip
+    passes = run_query(
+        path, "SELECT json_extract_string(spec, '$.sampling_pass') AS p, count(*) FROM specs GROUP BY ALL"
+    ).rows
     assert {p for p, _ in passes} == {"breadth", "gap_fill", "edge"}
 
 
@@ -90,14 +101,23 @@ def test_sampler_never_repeats_what_the_warehouse_holds(isolated_settings):
     assert not {s.instruction for s in first} & {s.instruction for s in second}
 
 
-@pytest.mark.parametrize("text,match", [
-    ("app: calc\nname: Calc\ntree:\n  formulas:\n    - not a mapping\n", r"node calc/formulas is list"),
-    ("app: calc\nname: Calc\ntree:\n  a:\n    b:\n      c:\n        d:\n          e: too deep\n", r"calc/a/b/c/d .*deeper"),
-    ("app: calc\nname: Calc\ntree:\n" + "".join(f"  n{i}: leaf {i}\n" for i in range(13)), r"node calc has 13 children"),
-    ("app: calc\nname: Calc\ntree:\n  x: \"\"\n", r"leaf calc/x needs a one-line description"),
-    ("app: calc\ntree: {}\n", r"needs top-level keys"),
-    ("app: [unclosed\n", r"not valid YAML"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text,match",
+    [
+        ("app: calc\nname: Calc\ntree:\n  formulas:\n    - not a mapping\n", r"node calc/formulas is list"),
+        (
+            "app: calc\nname: Calc\ntree:\n  a:\n    b:\n      c:\n        d:\n          e: too deep\n",
+            r"calc/a/b/c/d .*deeper",
+        ),
+        (
+            "app: calc\nname: Calc\ntree:\n" + "".join(f"  n{i}: leaf {i}\n" for i in range(13)),
+            r"node calc has 13 children",
+        ),
+        ('app: calc\nname: Calc\ntree:\n  x: ""\n', r"leaf calc/x needs a one-line description"),
+        ("app: calc\ntree: {}\n", r"needs top-level keys"),
+        ("app: [unclosed\n", r"not valid YAML"),
+    ],
+)
 def test_malformed_taxonomy_fails_with_the_bad_node(text, match):
     with pytest.raises(TaxonomyError, match=match):
         parse_taxonomy(text, source="taxonomy.yaml")
@@ -115,10 +135,20 @@ def test_data_quality_suite_catches_a_planted_bad_row(isolated_settings, provide
     specs = [FAMILIES["calc.padded_ids"].instantiate(s) for s in (1, 2)]
     warehouse.save_specs("run-dq", [s.model_dump(mode="json") for s in specs])
     disc = IsolatedDiscriminator("procedural", isolated_settings)
-    ctx = TupleContext(warehouse=warehouse, skills_dir=SKILLS, final_dir=isolated_settings.output_dir / "final",
-                       run_id="run-dq", provenance=Provenance(backend="procedural"),
-                       deps=CogenDeps(provider=provider, generator=ProceduralGenerator(SKILLS), discriminator=disc,
-                                      scan=lambda s: [], limits=Limits(timeout_s=60)))  # fmt: skip
+    ctx = TupleContext(
+        warehouse=warehouse,
+        skills_dir=SKILLS,
+        final_dir=isolated_settings.output_dir / "final",
+        run_id="run-dq",
+        provenance=Provenance(backend="procedural"),
+        deps=CogenDeps(
+            provider=provider,
+            generator=ProceduralGenerator(SKILLS),
+            discriminator=disc,
+            scan=lambda s: [],
+            limits=Limits(timeout_s=60),
+        ),
+    )
     try:
         for spec in specs:
             synthesize_tuple(spec, ctx)
@@ -133,5 +163,7 @@ def test_data_quality_suite_catches_a_planted_bad_row(isolated_settings, provide
     assert ("verified_tuples", "reward_golden") in failed
     assert ("exports", "bundle_complete") in failed
     warehouse.refresh_snapshot(force=True)
-    stored = run_query(warehouse.path, "SELECT count(*) FROM data_checks WHERE run_id = 'run-dq-2' AND NOT success")
+    stored = run_query(
+        warehouse.path, "SELECT count(*) FROM data_checks WHERE run_id = 'run-dq-2' AND NOT success"
+    )
     assert stored.rows[0][0] == len(failed)

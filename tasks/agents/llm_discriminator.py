@@ -18,6 +18,7 @@ from typing import Any
 
 from infra.llm import CallRecord, LLMClient
 from infra.llm_config import RoleConfig
+from skills.kit import rewardkit_source
 from tasks.agents.base import AgentOutputError, DiscriminatorOutput, DiscriminatorRequest
 from tasks.agents.llm_generator import format_run, validate_script
 from tasks.agents.llm_loop import (
@@ -30,7 +31,6 @@ from tasks.agents.llm_loop import (
     params_schema,
 )
 from tasks.agents.state_workspace import StateWorkspace
-from tasks.families import rewardkit_source
 from tasks.grading import parse_grade
 from tasks.prompts import render_prompt
 
@@ -94,29 +94,53 @@ class RewardTools:
                 verdict = "ok" if grade.score == expected else f"WRONG, expected {expected}"
                 lines.append(f"{env}: REWARD {grade.score:.4f} ({verdict})")
             for c in grade.components:
-                lines.append(f"  {c.name} (weight {c.weight:g}): {c.score:.2f}" + (f" — {c.error}" if c.error else ""))
+                lines.append(
+                    f"  {c.name} (weight {c.weight:g}): {c.score:.2f}" + (f" — {c.error}" if c.error else "")
+                )
             if grade.preconditions_failed:
                 lines.append(f"  preconditions failed: {', '.join(grade.preconditions_failed)}")
         findings = scan_source(source)
-        lines.append("static scan: " + ("clean" if not findings else
-                     "; ".join(f"{f.rule} (line {f.line}): {f.message}" for f in findings)))  # fmt: skip
+        lines.append(
+            "static scan: "
+            + (
+                "clean"
+                if not findings
+                else "; ".join(f"{f.rule} (line {f.line}): {f.message}" for f in findings)
+            )
+        )
         return "\n".join(lines)
 
     def tools(self) -> list[Tool]:
         env_param = {"env": "which state: initial or golden"}
         enums = {"env": ENVS}
         return [
-            Tool("list_files", "List the files of a state (paths relative to /home/user, size, sha256 prefix).",
-                 params_schema(env_param, {"path": "only paths starting with this"}, enums), self.list_files),
-            Tool("read_file", "Read a text file of a state (binary files: size only; use run_python for them).",
-                 params_schema({**env_param, "path": "relative to /home/user"}, None, enums), self.read_file),
-            Tool("run_python", "Run a Python snippet with /home/user holding a copy of that state "
-                 "(e.g. open a workbook with openpyxl). Returns exit code, stdout and stderr tails.",
-                 params_schema({**env_param, "code": "Python source"}, None, enums), self.run_python),
-            Tool("test_reward", "Run a candidate reward.py on the golden and the initial state and the static "
-                 "scan on its source; reports both scores, the components and any forbidden pattern.",
-                 params_schema({"reward_py": "the full reward.py source"}), self.test_reward),
-        ]  # fmt: skip
+            Tool(
+                "list_files",
+                "List the files of a state (paths relative to /home/user, size, sha256 prefix).",
+                params_schema(env_param, {"path": "only paths starting with this"}, enums),
+                self.list_files,
+            ),
+            Tool(
+                "read_file",
+                "Read a text file of a state (binary files: size only; use run_python for them).",
+                params_schema({**env_param, "path": "relative to /home/user"}, None, enums),
+                self.read_file,
+            ),
+            Tool(
+                "run_python",
+                "Run a Python snippet with /home/user holding a copy of that state "
+                "(e.g. open a workbook with openpyxl). Returns exit code, stdout and stderr tails.",
+                params_schema({**env_param, "code": "Python source"}, None, enums),
+                self.run_python,
+            ),
+            Tool(
+                "test_reward",
+                "Run a candidate reward.py on the golden and the initial state and the static "
+                "scan on its source; reports both scores, the components and any forbidden pattern.",
+                params_schema({"reward_py": "the full reward.py source"}),
+                self.test_reward,
+            ),
+        ]
 
 
 class LLMDiscriminator:
@@ -134,8 +158,11 @@ class LLMDiscriminator:
         options = json.loads(spec.partition(":")[2] or "{}")
         harden_process()
         config = RoleConfig.model_validate(options["config"])
-        return cls(LLMClient(config), workspace=Path(options.get("workspace") or Path.home()),
-                   max_steps=int(options.get("max_steps", 12)))  # fmt: skip
+        return cls(
+            LLMClient(config),
+            workspace=Path(options.get("workspace") or Path.home()),
+            max_steps=int(options.get("max_steps", 12)),
+        )
 
     def _record(self, record: CallRecord) -> None:
         self._calls.append(record.model_dump(mode="json"))
@@ -150,19 +177,36 @@ class LLMDiscriminator:
         states = StateWorkspace(request, self.workspace)
         reward_tools = RewardTools(states)
         tools = reward_tools.tools()
-        submit = Submit("Submit reward.py (this ends your turn).",
-                        params_schema({"reward_py": "the full reward.py source"}, {"notes": "for the reviewer"}),
-                        lambda a: DiscriminatorOutput(reward_py=validate_script("reward.py", a.get("reward_py")),
-                                                      notes=str(a.get("notes") or "")[:2000]),
-                        parse_discriminator_text)  # fmt: skip
+        submit = Submit(
+            "Submit reward.py (this ends your turn).",
+            params_schema({"reward_py": "the full reward.py source"}, {"notes": "for the reviewer"}),
+            lambda a: DiscriminatorOutput(
+                reward_py=validate_script("reward.py", a.get("reward_py")),
+                notes=str(a.get("notes") or "")[:2000],
+            ),
+            parse_discriminator_text,
+        )
         prompt = render_prompt(
-            "discriminator", task=request.task, skill=request.skill, review=request.review, round=request.round,
-            max_steps=self.max_steps, tools=[*tools, submit.tool()], forbidden=_forbidden_rules(),
-            rewardkit=rewardkit_source().strip(), initial_summary=request.initial_state.summary(),
-            golden_summary=request.golden_state.summary(), changes=states.changes(),
-        )  # fmt: skip
-        loop = AgentLoop(self.client, tools, submit, max_steps=self.max_steps,
-                         tags={"task_id": request.task.id, "round": request.round})  # fmt: skip
+            "discriminator",
+            task=request.task,
+            skill=request.skill,
+            review=request.review,
+            round=request.round,
+            max_steps=self.max_steps,
+            tools=[*tools, submit.tool()],
+            forbidden=_forbidden_rules(),
+            rewardkit=rewardkit_source().strip(),
+            initial_summary=request.initial_state.summary(),
+            golden_summary=request.golden_state.summary(),
+            changes=states.changes(),
+        )
+        loop = AgentLoop(
+            self.client,
+            tools,
+            submit,
+            max_steps=self.max_steps,
+            tags={"task_id": request.task.id, "round": request.round},
+        )
         return loop.run([{"role": "user", "content": prompt}])
 
     def close(self) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from infra.errors import ConfigError
+from skills.kit import Family, load_families
 from tasks.agents.base import DiscriminatorOutput, DiscriminatorRequest, GeneratorOutput
-from tasks.families import Family, load_families
 from tasks.models import TaskSpec
 from tasks.skills import Skill
 
@@ -20,8 +20,10 @@ def _family(families: dict[str, Family], spec: TaskSpec) -> Family:
     try:
         return families[spec.family]
     except KeyError:
-        raise ConfigError(f"unknown family {spec.family!r} for task {spec.id}",
-                          hint=f"known families: {', '.join(sorted(families))}") from None  # fmt: skip
+        raise ConfigError(
+            f"unknown family {spec.family!r} for task {spec.id}",
+            hint=f"known families: {', '.join(sorted(families))}",
+        ) from None
 
 
 class ProceduralGenerator:
@@ -32,8 +34,10 @@ class ProceduralGenerator:
 
     def generate(self, spec: TaskSpec, skill: Skill, review: str | None, round_no: int) -> GeneratorOutput:
         family = _family(self.families, spec)
-        return GeneratorOutput(initial_setup_py=family.script("initial_setup", spec),
-                               golden_patch_py=family.script("golden_patch", spec))  # fmt: skip
+        return GeneratorOutput(
+            initial_setup_py=family.script("initial_setup", spec),
+            golden_patch_py=family.script("golden_patch", spec),
+        )
 
 
 class ProceduralDiscriminator:
@@ -43,7 +47,9 @@ class ProceduralDiscriminator:
         self.families = load_families(skills_dir)
 
     def write_reward(self, request: DiscriminatorRequest) -> DiscriminatorOutput:
-        return DiscriminatorOutput(reward_py=_family(self.families, request.task).script("reward", request.task))
+        return DiscriminatorOutput(
+            reward_py=_family(self.families, request.task).script("reward", request.task)
+        )
 
     def close(self) -> None:
         pass

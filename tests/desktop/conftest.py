@@ -47,7 +47,7 @@ def desktop(desktop_provider: DesktopProvider):
 
 @pytest.fixture(scope="session")
 def families():
-    from tasks.families import load_families
+    from skills.kit import load_families
 
     return load_families(PROJECT_ROOT / "skills")
 
@@ -57,10 +57,14 @@ def export_bundle(families, family_id: str, seed: int, out: Path) -> Path:
     family = families[family_id]
     spec = family.instantiate(seed)
     return write_bundle(
-        out, spec, initial_setup_py=family.script("initial_setup", spec),
-        golden_patch_py=family.script("golden_patch", spec), reward_py=family.script("reward", spec),
-        review_md="# test bundle\n", provenance={"backend": "procedural"},
-    )  # fmt: skip
+        out,
+        spec,
+        initial_setup_py=family.script("initial_setup", spec),
+        golden_patch_py=family.script("golden_patch", spec),
+        reward_py=family.script("reward", spec),
+        review_md="# test bundle\n",
+        provenance={"backend": "procedural"},
+    )
 
 
 @pytest.fixture(scope="session")
@@ -74,8 +78,21 @@ def osworld():
     """
     if not (OSWORLD_DIR / "desktop_env" / "controllers" / "setup.py").exists():
         shutil.rmtree(OSWORLD_DIR, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        "--no-deps", "--target", str(OSWORLD_DIR), OSWORLD_PACKAGE], check=True)  # fmt: skip
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--target",
+                str(OSWORLD_DIR),
+                OSWORLD_PACKAGE,
+            ],
+            check=True,
+        )
     if str(OSWORLD_DIR) not in sys.path:
         sys.path.append(str(OSWORLD_DIR))
     import desktop_env.evaluators as evaluators

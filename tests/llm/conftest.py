@@ -12,9 +12,9 @@ import pytest
 from infra.llm import LLMClient
 from infra.llm_config import RoleConfig
 from infra.sandbox import Limits
+from skills.kit import rewardkit_source
 from tasks.agents.llm_generator import LLMGenerator
 from tasks.cogen import CogenDeps
-from tasks.families import rewardkit_source
 from tasks.llm_roles import build_llm_discriminator
 from tasks.models import Difficulty, Domain, Platform, Provenance, Scenario, SynthParams, TaskSpec
 from tasks.scan import scan_source
@@ -27,19 +27,19 @@ from .fake_openai import FakeOpenAI
 
 GEN, DISC, CRITIC, WRITER = "gen", "disc", "critic", "writer"  # model names: one reply queue each
 
-SETUP = '''from pathlib import Path
+SETUP = """from pathlib import Path
 
 docs = Path("/home/user/Documents")
 docs.mkdir(parents=True, exist_ok=True)
 (docs / "todo.txt").write_text("buy milk\\nwater plants\\n", encoding="utf-8")
-'''
-PATCH = '''# GENERATOR-ONLY-MARKER: the Discriminator must never see this line
+"""
+PATCH = """# GENERATOR-ONLY-MARKER: the Discriminator must never see this line
 from pathlib import Path
 
 todo = Path("/home/user/Documents/todo.txt")
 todo.write_text(todo.read_text(encoding="utf-8") + "call mom\\n", encoding="utf-8")
-'''
-_REWARD_BODY = '''
+"""
+_REWARD_BODY = """
 from pathlib import Path
 
 TODO = Path("/home/user/Documents/todo.txt")
@@ -65,25 +65,37 @@ def _position():
 
 
 raise SystemExit(grade())
-'''
+"""
 REWARD = rewardkit_source() + _REWARD_BODY.replace("__WHERE__", "last").replace("__INDEX__", "-1")
 # Checks the wrong position: the golden state earns only the first component.
 HALF_REWARD = rewardkit_source() + _REWARD_BODY.replace("__WHERE__", "first").replace("__INDEX__", "0")
 
 SPEC = TaskSpec(
-    id="llm.files.append_item-test000001", instruction="Add 'call mom' as the last item of my to-do list "
+    id="llm.files.append_item-test000001",
+    instruction="Add 'call mom' as the last item of my to-do list "
     "(Documents/todo.txt), keeping the other items as they are.",
     context="/home/user/Documents/todo.txt holds two lines: 'buy milk' and 'water plants'. Done: the file "
     "holds 'buy milk', 'water plants', 'call mom' in that order, one item per line.",
-    apps=["files"], platform=Platform.DESKTOP, domain=Domain.OFFICE_ADMIN, difficulty=Difficulty.EASY,
-    scenario=Scenario.PERSONAL, persona="a paralegal", taxonomy_leaf="files/edit/append", family="llm:files/edit/append",
-    template="llm:files/edit/append", seed=1,
-)  # fmt: skip
+    apps=["files"],
+    platform=Platform.DESKTOP,
+    domain=Domain.OFFICE_ADMIN,
+    difficulty=Difficulty.EASY,
+    scenario=Scenario.PERSONAL,
+    persona="a paralegal",
+    taxonomy_leaf="files/edit/append",
+    family="llm:files/edit/append",
+    template="llm:files/edit/append",
+    seed=1,
+)
 
 
 def role_config(server: FakeOpenAI, role: str, model: str, **kw) -> RoleConfig:
-    return RoleConfig(role=role, model=f"hosted_vllm/{model}", api_base=server.base_url,
-                      **{"timeout_s": 20.0, "max_retries": 2, "backoff_s": 0.01, **kw})  # fmt: skip
+    return RoleConfig(
+        role=role,
+        model=f"hosted_vllm/{model}",
+        api_base=server.base_url,
+        **{"timeout_s": 20.0, "max_retries": 2, "backoff_s": 0.01, **kw},
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -105,8 +117,9 @@ def llm_discriminator(server, tmp_path_factory, guest_python):
 
     var = tmp_path_factory.mktemp("disc-var")
     settings = Settings(var_dir=var, output_dir=var / "out", guest_venv=guest_python)
-    params = SynthParams(backend="llm", discriminator_model=f"hosted_vllm/{DISC}", api_base=server.base_url,
-                         agent_steps=6)  # fmt: skip
+    params = SynthParams(
+        backend="llm", discriminator_model=f"hosted_vllm/{DISC}", api_base=server.base_url, agent_steps=6
+    )
     disc = build_llm_discriminator(params, settings, sink=None)
     yield disc
     disc.close()
@@ -125,16 +138,32 @@ def skill():
     return load_skill(SKILLS, SPEC.apps)
 
 
-def make_context(server, provider, llm_discriminator, warehouse, tmp_path, *, max_rounds=5, critic=None,
-                 **gen_kw) -> TupleContext:  # fmt: skip
+def make_context(
+    server, provider, llm_discriminator, warehouse, tmp_path, *, max_rounds=5, critic=None, **gen_kw
+) -> TupleContext:
     """A TupleContext like runtime.build_context makes, with the test's generator settings."""
     from tasks.llm_roles import WarehouseCallSink
 
     server.requests.clear()  # the server is shared by the module: each test looks at its own requests
     sink = WarehouseCallSink(warehouse, "run-test")
     llm_discriminator.call_sink = sink
-    generator = LLMGenerator(LLMClient(role_config(server, "generator", GEN, **gen_kw), sink=sink), provider, max_steps=6)
-    deps = CogenDeps(provider=provider, generator=generator, discriminator=llm_discriminator, scan=scan_source,
-                     limits=Limits(timeout_s=60), max_rounds=max_rounds)  # fmt: skip
-    return TupleContext(warehouse=warehouse, deps=deps, skills_dir=SKILLS, final_dir=Path(tmp_path) / "final",
-                        run_id="run-test", provenance=Provenance(backend="llm", run_id="run-test"), critic=critic)  # fmt: skip
+    generator = LLMGenerator(
+        LLMClient(role_config(server, "generator", GEN, **gen_kw), sink=sink), provider, max_steps=6
+    )
+    deps = CogenDeps(
+        provider=provider,
+        generator=generator,
+        discriminator=llm_discriminator,
+        scan=scan_source,
+        limits=Limits(timeout_s=60),
+        max_rounds=max_rounds,
+    )
+    return TupleContext(
+        warehouse=warehouse,
+        deps=deps,
+        skills_dir=SKILLS,
+        final_dir=Path(tmp_path) / "final",
+        run_id="run-test",
+        provenance=Provenance(backend="llm", run_id="run-test"),
+        critic=critic,
+    )

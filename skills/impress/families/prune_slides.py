@@ -1,95 +1,61 @@
-"""Impress: clean a deck before it goes to a client by deleting the slides two rules pick out.
+"""Impress: delete the slides two rules pick out before a deck goes to a client. Data and wording: prune_slides.yaml.
 
-Rule 1 is visible in the slide pane (titles starting with "Backup:"); rule 2 is only visible in the
-Notes view (speaker notes containing "CUT"). Every other slide must survive, in its order."""
+Rule 1 is visible in the slide pane (titles starting with "Backup:"); rule 2 only in the Notes view
+(speaker notes containing "CUT"). Every other slide must survive, in its order.
+"""
 
-from __future__ import annotations
-
-import random
-
-from skills.impress.families._deckkit import norm, slide_title
-from tasks.families import Family
-from tasks.guest import HOME
-from tasks.guest.rewardkit import component, precondition
-from tasks.models import Difficulty, Domain, Scenario, Wording
-
-DECKS = {
-    "Managed print services proposal": ["Your goals", "Current fleet", "Proposed devices", "Service levels",
-                                        "Pricing", "Implementation plan", "Why us", "Case study: county council",
-                                        "Contract terms"],
-    "Solar installation quote": ["Site survey", "System design", "Expected yield", "Battery options",
-                                 "Installation timeline", "Financing", "Warranty", "Maintenance",
-                                 "Customer reviews"],
-    "Office fit-out pitch": ["Brief recap", "Floor plan concept", "Meeting rooms", "Furniture range",
-                             "Lighting and acoustics", "Programme", "Budget", "Sustainability", "Our team"],
-    "Payroll outsourcing offer": ["Your requirements", "Service scope", "Onboarding", "Data security",
-                                  "Reporting", "Pricing", "Service levels", "References", "Next steps"],
-}  # fmt: skip
-BACKUP_TOPICS = ["Detailed cost model", "Competitor comparison", "Internal margin analysis",
-                 "Alternative supplier list", "Raw survey data", "Legacy pricing"]  # fmt: skip
-KEEP_NOTES = ["Keep this short.", "Pause for questions here.", "Mention the site visit.", "Hand out the brochure."]
-CUT_NOTES = ["CUT before sending: internal only.", "CUT - figures not yet approved.",
-             "Draft, CUT for the client version."]  # fmt: skip
+from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.guest.slides import add_slide, arrange_slides, new_deck, open_deck, save_deck, slide_title
 
 
-
-
-
-
-def _delete_slides(P, titles):
-    """Remove the slides with these titles (python-pptx has no public delete: drop id and part link)."""
-    from pptx import Presentation
-
-    path = HOME / P["path"]
-    prs = Presentation(path)
-    id_list = prs.slides._sldIdLst
-    for slide, sld_id in zip(list(prs.slides), list(id_list), strict=True):
-        if slide_title(slide) in titles:
-            prs.part.drop_rel(sld_id.rId)
-            id_list.remove(sld_id)
-    prs.save(path)
+def draw(rng, pools):
+    deck = rng.choice(sorted(pools["decks"]))
+    slides = []
+    for title in rng.sample(pools["decks"][deck], rng.randint(5, 7)):
+        slides.append(
+            {
+                "title": title,
+                "rule": "",
+                "note": rng.choice(pools["keep_notes"]) if rng.random() < 0.4 else "",
+            }
+        )
+    for topic in rng.sample(pools["backup_topics"], rng.randint(1, 2)):
+        slides.insert(
+            rng.randint(1, len(slides)), {"title": f"Backup: {topic}", "rule": "backup", "note": ""}
+        )
+    plain = [i for i, s in enumerate(slides) if not s["rule"]]
+    for i in rng.sample(plain, rng.randint(1, 2)):
+        slides[i] = {**slides[i], "rule": "cut", "note": rng.choice(pools["cut_notes"])}
+    for spec in slides:
+        spec["body"] = f"{spec['title'].split(': ')[-1]}: details for discussion"
+    client = rng.choice(pools["clients"])
+    path = f"Desktop/{deck.lower().replace(' ', '_')}_{client.split()[0].lower()}.pptx"
+    return {"deck": deck, "client": client, "path": path, "slides": slides}
 
 
 def initial_setup(P):
-    from pptx import Presentation
-    from pptx.util import Emu
-
-    prs = Presentation()
-    prs.slide_width, prs.slide_height = Emu(12192000), Emu(6858000)
-    first = prs.slides.add_slide(prs.slide_layouts[0])
-    first.shapes.title.text = P["deck"]
-    first.placeholders[1].text = P["client"]
+    prs = new_deck()
+    add_slide(prs, 0, P["deck"], [P["client"]])
     for spec in P["slides"]:
-        slide = prs.slides.add_slide(prs.slide_layouts[1])
-        slide.shapes.title.text = spec["title"]
-        slide.placeholders[1].text = spec["body"]
+        slide = add_slide(prs, 1, spec["title"], [spec["body"]])
         if spec["note"]:
             slide.notes_slide.notes_text_frame.text = spec["note"]
-    path = HOME / P["path"]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    prs.save(path)
+    save_deck(prs, P["path"])
 
 
-def golden_patch(P):
-    _delete_slides(P, [s["title"] for s in P["slides"] if s["rule"]])
-
-
-def near_miss(P):
-    # Only the rule visible in the slide pane was applied; the "CUT" notes were never looked at.
-    _delete_slides(P, [s["title"] for s in P["slides"] if s["rule"] == "backup"])
+def solve(P, *, mistake=None):
+    gone = {"notes_unread": ["backup"], "backups_kept": ["cut"]}.get(mistake, ["backup", "cut"])
+    prs = open_deck(P["path"])
+    arrange_slides(prs, [P["deck"]] + [s["title"] for s in P["slides"] if s["rule"] not in gone])
+    save_deck(prs, P["path"])
 
 
 def reward(P):
-    from pptx import Presentation
+    from functools import cache
 
-    cache = []
-
-    def titles():
-        """Slide titles of the saved deck in order, read once inside a component."""
-        if not cache:
-            cache.extend(slide_title(slide) for slide in Presentation(HOME / P["path"]).slides)
-        return cache
-
+    titles = cache(
+        lambda: [slide_title(slide) for slide in open_deck(P["path"]).slides]
+    )  # inside a component
     keep = [P["deck"]] + [s["title"] for s in P["slides"] if not s["rule"]]
     known = set(keep) | {s["title"] for s in P["slides"]}
 
@@ -104,67 +70,10 @@ def reward(P):
     def title_slide_kept():
         return titles()[:1] == [P["deck"]]
 
-    @component("slides titled \"Backup: ...\" are deleted, every other slide kept in order", 0.5)
+    @component('slides titled "Backup: ..." are deleted, every other slide kept in order', 0.5)
     def backups_removed():
         return removed("backup")
 
     @component("slides whose speaker notes say CUT are deleted, every other slide kept in order", 0.5)
     def cut_removed():
         return removed("cut")
-
-
-class PruneSlides(Family):
-    id = "impress.prune_slides"
-    apps = ("impress",)
-    difficulty = Difficulty.MEDIUM
-    leaves = ("impress/slides/manage/delete_slide", "impress/notes/speaker_notes/notes_view")
-    domains = (Domain.SALES, Domain.CONSTRUCTION, Domain.BUSINESS_FINANCE, Domain.OFFICE_ADMIN)
-    scenarios = (Scenario.COMMERCIAL,)
-    helpers = (norm, slide_title, _delete_slides)
-    templates = {
-        Wording.IMPERATIVE: "Before {file} goes to {client}, delete every slide whose title starts with "
-        "\"Backup:\" and every slide whose speaker notes contain the word CUT. Keep all other slides in "
-        "their current order and save as .pptx.",
-        Wording.REQUEST: "Could you prepare the client version of {file} for {client}? Please remove the "
-        "\"Backup:\" slides and any slide I marked CUT in the speaker notes, without touching the rest. "
-        "Save it as .pptx.",
-        Wording.CONTEXTUAL: "As {persona}, I share {file} with {client} this afternoon. Internal material "
-        "has to go: all slides titled \"Backup: ...\" and all slides with CUT in their notes. The "
-        "remaining slides stay exactly as they are, in order. Save the .pptx.",
-        Wording.GOAL: "Goal: {file} contains no slide whose title begins with \"Backup:\" and no slide "
-        "whose speaker notes mention CUT, while every other slide is still there in its original order. "
-        "Saved as .pptx.",
-        Wording.PROBLEM_FIX: "{file} still contains internal slides that {client} must not see: the ones "
-        "titled \"Backup: ...\" and the ones whose notes say CUT. Delete those, leave everything else "
-        "as it is, and save the .pptx.",
-    }
-
-    def draw(self, rng: random.Random) -> dict:
-        deck = rng.choice(sorted(DECKS))
-        slides = [{"title": t, "rule": "", "note": rng.choice(KEEP_NOTES) if rng.random() < 0.4 else ""}
-                  for t in rng.sample(DECKS[deck], rng.randint(5, 7))]  # fmt: skip
-        for topic in rng.sample(BACKUP_TOPICS, rng.randint(1, 2)):
-            slides.insert(rng.randint(1, len(slides)), {"title": f"Backup: {topic}", "rule": "backup", "note": ""})
-        plain = [i for i, s in enumerate(slides) if not s["rule"]]
-        for i in rng.sample(plain, rng.randint(1, 2)):
-            slides[i] = {**slides[i], "rule": "cut", "note": rng.choice(CUT_NOTES)}
-        for spec in slides:
-            spec["body"] = f"{spec['title'].split(': ')[-1]}: details for discussion"
-        client = rng.choice(["Harlow District Council", "Brightwater Hotels", "Meridian Clinics", "Oakline Schools"])
-        return {
-            "deck": deck,
-            "client": client,
-            "path": f"Desktop/{deck.lower().replace(' ', '_')}_{client.split()[0].lower()}.pptx",
-            "slides": slides,
-        }
-
-    def words(self, P: dict) -> dict[str, str]:
-        return {"file": "~/" + P["path"], "client": P["client"]}
-
-    def context(self, P: dict) -> str:
-        rows = [(s["title"], s["note"]) for s in P["slides"]]
-        return (
-            f"~/{P['path']}: title slide {P['deck']!r} / {P['client']!r}, then (title, speaker notes): {rows}. "
-            f"Expected: the slides titled 'Backup: ...' and those whose notes contain CUT are deleted; the "
-            f"others ({[s['title'] for s in P['slides'] if not s['rule']]}) remain in that order."
-        )
