@@ -3,8 +3,6 @@
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cuagym-installed
-export PREFECT_HOME ?= $(CURDIR)/var/prefect
-export LITELLM_LOCAL_MODEL_COST_MAP := True
 
 .PHONY: setup system demo test lint bench clean-var fresh-check
 

@@ -22,26 +22,35 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-import flows  # noqa: F401  (Prefect settings before Prefect is imported)
 from infra.settings import get_settings
+from tasks.coverage import coverage, coverage_chart
 from tasks.models import SynthParams
 from tasks.plan import plan_batch
 from tasks.quality import check_warehouse
-from tasks.report import coverage, coverage_chart
 from tasks.runtime import build_context, output_dir, run_id_for
 from tasks.synthesize import synthesize_tuple
 from warehouse.query import run_query
 from warehouse.store import Warehouse
 
 REPEATS = 3
-STAGES = ("generate_s", "provision_s", "setup_s", "patch_s", "discriminate_s", "scan_s", "reward_s", "total_s")
+STAGES = (
+    "generate_s",
+    "provision_s",
+    "setup_s",
+    "patch_s",
+    "discriminate_s",
+    "scan_s",
+    "reward_s",
+    "total_s",
+)
 
 
 def _fresh_settings():
     base = Path(tempfile.mkdtemp(prefix="bench-cogen-"))
     guest = get_settings().guest_venv_path
-    os.environ.update(CUAGYM_VAR_DIR=str(base / "var"), CUAGYM_OUTPUT_DIR=str(base / "out"),
-                      CUAGYM_GUEST_VENV=str(guest))  # fmt: skip
+    os.environ.update(
+        CUAGYM_VAR_DIR=str(base / "var"), CUAGYM_OUTPUT_DIR=str(base / "out"), CUAGYM_GUEST_VENV=str(guest)
+    )
     get_settings.cache_clear()
     return get_settings()
 
@@ -55,6 +64,7 @@ def plain_run(params: SynthParams) -> tuple[float, Path]:
     ctx = build_context(params, settings, run_id, warehouse)
     warehouse.start_run(run_id, backend=params.backend, seed=params.resolved_seed(), git_rev="", params={})
     specs = plan_batch(params, settings, run_id, warehouse)
+
     def one(spec):
         outcome = synthesize_tuple(spec, ctx)
         warehouse.refresh_snapshot()  # the flow refreshes readers' snapshot as tuples finish, too
@@ -114,8 +124,13 @@ def main(count: int = 20) -> None:
             flows_.append(flow_run(params))
         stages = stages or stage_means(warehouse)
         plain, flowed = min(plains), min(flows_)
-        runs.add_row(str(workers), f"{plain:.2f}", f"{flowed:.2f}", f"{(flowed - plain) / flowed:.1%}",
-                     f"{flowed / count:.2f}")  # fmt: skip
+        runs.add_row(
+            str(workers),
+            f"{plain:.2f}",
+            f"{flowed:.2f}",
+            f"{(flowed - plain) / flowed:.1%}",
+            f"{flowed / count:.2f}",
+        )
     console.print(runs)
     per_stage = Table(title="mean seconds per co-generation round, by stage (1 worker)")
     per_stage.add_column("stage")
@@ -123,7 +138,9 @@ def main(count: int = 20) -> None:
     for stage, value in stages.items():
         per_stage.add_row(stage.removesuffix("_s"), f"{value:.3f}")
     console.print(per_stage)
-    console.print(f"Prefect ephemeral API start-up (once per process, not in the shares above): {startup:.1f} s")
+    console.print(
+        f"Prefect ephemeral API start-up (once per process, not in the shares above): {startup:.1f} s"
+    )
 
 
 if __name__ == "__main__":

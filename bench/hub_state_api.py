@@ -152,21 +152,33 @@ def percentile(values: list[float], q: float) -> float:
 def print_table(latencies: dict[str, list[float]], errors: int, elapsed: float, hub_cpu: float, args) -> bool:
     every = [v for vs in latencies.values() for v in vs]
     rate = len(every) / elapsed
-    print(f"\nhub state API: {args.sessions} live sessions over {len(APPS)} apps, {args.concurrency} connections, "
-          f"{len(every)} requests in {elapsed:.2f} s, {errors} errors")
+    print(
+        f"\nhub state API: {args.sessions} live sessions over {len(APPS)} apps, {args.concurrency} connections, "
+        f"{len(every)} requests in {elapsed:.2f} s, {errors} errors"
+    )
     print(f"{'endpoint':<22}{'requests':>10}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}{'max ms':>10}")
-    rows = [("GET /go", latencies["go"]), ("GET /state", latencies["state"]),
-            ("POST set_current", latencies["post"]), ("all", every)]
+    rows = [
+        ("GET /go", latencies["go"]),
+        ("GET /state", latencies["state"]),
+        ("POST set_current", latencies["post"]),
+        ("all", every),
+    ]
     for name, values in rows:
-        print(f"{name:<22}{len(values):>10}{percentile(values, .5):>10.2f}{percentile(values, .95):>10.2f}"
-              f"{percentile(values, .99):>10.2f}{max(values) * 1000:>10.2f}")
+        print(
+            f"{name:<22}{len(values):>10}{percentile(values, 0.5):>10.2f}{percentile(values, 0.95):>10.2f}"
+            f"{percentile(values, 0.99):>10.2f}{max(values) * 1000:>10.2f}"
+        )
     per_request = hub_cpu / len(every) * 1e6
-    print(f"\nhub process CPU: {hub_cpu:.2f} s = {per_request:.0f} us per request "
-          f"(one core could serve ~{1e6 / per_request:,.0f} req/s with a free load generator)")
-    p99 = percentile(every, .99)
+    print(
+        f"\nhub process CPU: {hub_cpu:.2f} s = {per_request:.0f} us per request "
+        f"(one core could serve ~{1e6 / per_request:,.0f} req/s with a free load generator)"
+    )
+    p99 = percentile(every, 0.99)
     ok = rate >= 2000 and p99 <= 20 and errors == 0
-    print(f"\nthroughput {rate:,.0f} req/s (target >= 2,000)   p99 {p99:.2f} ms (target <= 20)   "
-          f"{'PASS' if ok else 'FAIL'}")
+    print(
+        f"\nthroughput {rate:,.0f} req/s (target >= 2,000)   p99 {p99:.2f} ms (target <= 20)   "
+        f"{'PASS' if ok else 'FAIL'}"
+    )
     return ok
 
 
@@ -186,7 +198,9 @@ def main() -> int:
             # Warm-up: first /go per session computes its diff; measure the steady state after it.
             run(run_load(port, sessions, min(args.requests, 5000), args.concurrency, args.seed + 1))
             cpu_before = cpu_seconds(hub.pid)
-            latencies, errors, elapsed = run(run_load(port, sessions, args.requests, args.concurrency, args.seed))
+            latencies, errors, elapsed = run(
+                run_load(port, sessions, args.requests, args.concurrency, args.seed)
+            )
             hub_cpu = cpu_seconds(hub.pid) - cpu_before
         finally:
             hub.terminate()

@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from infra.guest import ensure_guest_python
+from infra.guest_python import ensure_guest_python
 from infra.sandbox import Limits, run_in_sandbox
 from infra.settings import get_settings
 
@@ -43,7 +43,9 @@ def main(runs: int = 60) -> None:
     for col in ("what", "median ms", "p90 ms"):
         table.add_column(col, justify="right" if col != "what" else "left")
     for name, xs in (("bare python3 -c pass", bare), ("sandboxed python3 -c pass", boxed)):
-        table.add_row(name, f"{statistics.median(xs) * 1e3:.1f}", f"{sorted(xs)[int(0.9 * len(xs))] * 1e3:.1f}")
+        table.add_row(
+            name, f"{statistics.median(xs) * 1e3:.1f}", f"{sorted(xs)[int(0.9 * len(xs))] * 1e3:.1f}"
+        )
     table.add_row("overhead (difference of medians)", f"{(med_boxed - med_bare) * 1e3:.1f}", "")
     table.add_row("ratio sandboxed / bare", f"{med_boxed / med_bare:.2f}x", "")
     Console().print(table)

@@ -12,7 +12,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.synthesis import run_tuples
 from infra.settings import get_settings
 from tasks.models import RetryParams, RunSummary, TaskSpec
-from tasks.progress import report
+from tasks.progress import emit_progress
 from tasks.runtime import build_context, output_dir
 from warehouse.store import Warehouse
 
@@ -20,9 +20,12 @@ from warehouse.store import Warehouse
 @task(name="select-for-retry", cache_policy=NO_CACHE)
 def select_for_retry_task(params: RetryParams, warehouse: Warehouse) -> list[TaskSpec]:
     rows = warehouse.select_for_retry(
-        task_ids=params.task_ids, status=params.status.value, app=params.app, limit=params.limit,
+        task_ids=params.task_ids,
+        status=params.status.value,
+        app=params.app,
+        limit=params.limit,
         reject_reason=params.reject_reason.value if params.reject_reason else None,
-    )  # fmt: skip
+    )
     return [TaskSpec.model_validate(r) for r in rows]
 
 
@@ -35,12 +38,17 @@ def retry_flow(params: RetryParams) -> RunSummary:
     specs = select_for_retry_task(params, warehouse)
     run_id = f"retry-{int(time.time())}"
     ctx = build_context(params.as_synth(), settings, run_id, warehouse)
-    report("tuples", 0, len(specs))
+    emit_progress("tuples", 0, len(specs))
     try:
         outcomes = run_tuples(specs, ctx, params.workers, warehouse, again=True)
     finally:
         ctx.deps.close()
     warehouse.refresh_snapshot(force=True)
     logger.info("retried %d tuple(s)", len(outcomes))
-    return RunSummary(run_id=run_id, outcomes=outcomes, seconds=round(time.monotonic() - started, 3),
-                      warehouse=str(settings.warehouse_path), output=str(output_dir(params.as_synth(), settings)))  # fmt: skip
+    return RunSummary(
+        run_id=run_id,
+        outcomes=outcomes,
+        seconds=round(time.monotonic() - started, 3),
+        warehouse=str(settings.warehouse_path),
+        output=str(output_dir(params.as_synth(), settings)),
+    )

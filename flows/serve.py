@@ -29,7 +29,9 @@ def resolve_entrypoint(entrypoint: str):
     try:
         return getattr(module, name)
     except AttributeError:
-        raise ConfigError(f"{entrypoint}: {module.__name__} has no {name}", hint="fix the entrypoint") from None
+        raise ConfigError(
+            f"{entrypoint}: {module.__name__} has no {name}", hint="fix the entrypoint"
+        ) from None
 
 
 def build_deployments(path: Path = PREFECT_YAML) -> list:
@@ -37,8 +39,14 @@ def build_deployments(path: Path = PREFECT_YAML) -> list:
     for spec in load_deployment_specs(path):
         flow = resolve_entrypoint(spec["entrypoint"])
         crons = [s["cron"] for s in spec.get("schedules", []) if "cron" in s]
-        deployments.append(flow.to_deployment(name=spec["name"], description=spec.get("description"),
-                                              parameters=spec.get("parameters", {}), cron=crons or None))  # fmt: skip
+        deployments.append(
+            flow.to_deployment(
+                name=spec["name"],
+                description=spec.get("description"),
+                parameters=spec.get("parameters", {}),
+                cron=crons or None,
+            )
+        )
     return deployments
 
 

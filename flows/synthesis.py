@@ -13,14 +13,14 @@ from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 
-from flows.retries import retry_transient
+from flows.retry_policy import retry_transient
 from infra.settings import get_settings
 from tasks.budget import budget_shortfall, merge_summaries
+from tasks.coverage import coverage, coverage_chart
 from tasks.models import RunSummary, SynthParams, TaskSpec, TupleOutcome, TupleStatus
 from tasks.plan import plan_batch
-from tasks.progress import report
+from tasks.progress import emit_progress
 from tasks.quality import CheckResult, check_warehouse
-from tasks.report import coverage, coverage_chart
 from tasks.runtime import build_context, output_dir, run_id_for
 from tasks.synthesize import TupleContext, record_failure, synthesize_tuple
 from warehouse.store import Warehouse
@@ -31,8 +31,13 @@ def plan_batch_task(params: SynthParams, run_id: str, warehouse: Warehouse) -> l
     return plan_batch(params, get_settings(), run_id, warehouse)
 
 
-@task(name="synthesize-tuple", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=[1, 5],
-      retry_condition_fn=retry_transient)  # fmt: skip
+@task(
+    name="synthesize-tuple",
+    cache_policy=NO_CACHE,
+    retries=2,
+    retry_delay_seconds=[1, 5],
+    retry_condition_fn=retry_transient,
+)
 def synthesize_tuple_task(spec: TaskSpec, ctx: TupleContext, again: bool = False) -> TupleOutcome:
     return synthesize_tuple(spec, ctx, again=again)
 
@@ -81,34 +86,62 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
     ctx = build_context(params, settings, run_id, warehouse)
     outcomes: list[TupleOutcome] = []
     try:  # ctx holds child processes (the hub, the Discriminator worker): close them however this ends
-        warehouse.start_run(run_id, backend=params.backend, seed=params.resolved_seed(),
-                            git_rev=ctx.provenance.git_rev, params=params.model_dump(mode="json"))  # fmt: skip
+        warehouse.start_run(
+            run_id,
+            backend=params.backend,
+            seed=params.resolved_seed(),
+            git_rev=ctx.provenance.git_rev,
+            params=params.model_dump(mode="json"),
+        )
         specs = plan_batch_task(params, run_id, warehouse)
-        report("tuples", 0, len(specs))
+        emit_progress("tuples", 0, len(specs))
         outcomes = run_tuples(specs, ctx, params.workers, warehouse)
     finally:
         ctx.deps.close()
     rows = export_dataset_task(warehouse, output_dir(params, settings) / "tuples.parquet")
     checks = check_data_task(warehouse, run_id)
     warehouse.refresh_snapshot(force=True)
-    chart = coverage_chart_task(warehouse, run_id, output_dir(params, settings) / "reports" / f"{run_id}-coverage.png")
-    summary = RunSummary(run_id=run_id, outcomes=outcomes, seconds=round(time.monotonic() - started, 3),
-                         warehouse=str(settings.warehouse_path), output=str(output_dir(params, settings)),
-                         checks_total=len(checks), coverage_chart=str(chart),
-                         checks_failed=[f"{c.suite}.{c.expectation}({c.column_name})" for c in checks if not c.success])  # fmt: skip
+    chart = coverage_chart_task(
+        warehouse, run_id, output_dir(params, settings) / "reports" / f"{run_id}-coverage.png"
+    )
+    summary = RunSummary(
+        run_id=run_id,
+        outcomes=outcomes,
+        seconds=round(time.monotonic() - started, 3),
+        warehouse=str(settings.warehouse_path),
+        output=str(output_dir(params, settings)),
+        checks_total=len(checks),
+        coverage_chart=str(chart),
+        checks_failed=[f"{c.suite}.{c.expectation}({c.column_name})" for c in checks if not c.success],
+    )
     verified = summary.count(TupleStatus.EXPORTED) + summary.count(TupleStatus.VERIFIED)
-    warehouse.finish_run(run_id, status="finished", summary={
-        "verified": verified, "rejected": summary.count(TupleStatus.REJECTED), "tuples": len(outcomes),
-        "parquet_rows": rows, "seconds": summary.seconds, "checks_failed": summary.checks_failed,
-    })  # fmt: skip
+    warehouse.finish_run(
+        run_id,
+        status="finished",
+        summary={
+            "verified": verified,
+            "rejected": summary.count(TupleStatus.REJECTED),
+            "tuples": len(outcomes),
+            "parquet_rows": rows,
+            "seconds": summary.seconds,
+            "checks_failed": summary.checks_failed,
+        },
+    )
     warehouse.refresh_snapshot(force=True)
-    logger.info("run %s: %d tuples, %d verified, %d rejected in %.1f s", run_id, len(outcomes), verified,
-                summary.count(TupleStatus.REJECTED), summary.seconds)  # fmt: skip
+    logger.info(
+        "run %s: %d tuples, %d verified, %d rejected in %.1f s",
+        run_id,
+        len(outcomes),
+        verified,
+        summary.count(TupleStatus.REJECTED),
+        summary.seconds,
+    )
     return summary
 
 
-def run_tuples(specs: list[TaskSpec], ctx: TupleContext, workers: int, warehouse: Warehouse, *,
-               again: bool = False) -> list[TupleOutcome]:  # fmt: skip
+def run_tuples(
+    specs: list[TaskSpec], ctx: TupleContext, workers: int, warehouse: Warehouse, *, again: bool = False
+) -> list[TupleOutcome]:
     """Keep at most `workers` tuple tasks in flight; report each as it finishes."""
     pending = list(reversed(specs))
     running = {}
@@ -121,8 +154,14 @@ def run_tuples(specs: list[TaskSpec], ctx: TupleContext, workers: int, warehouse
             spec = running.pop(future)
             outcomes.append(_outcome(future, spec, ctx))
             last = outcomes[-1]
-            report("tuples", len(outcomes), len(specs), task_id=spec.id, status=last.status.value,
-                   reason=last.reject_reason.value if last.reject_reason else "")  # fmt: skip
+            emit_progress(
+                "tuples",
+                len(outcomes),
+                len(specs),
+                task_id=spec.id,
+                status=last.status.value,
+                reason=last.reject_reason.value if last.reject_reason else "",
+            )
             warehouse.refresh_snapshot()
             break  # refill the window before waiting again
     return outcomes

@@ -1,10 +1,10 @@
 """The desktop's Python: what `python3` is inside a `desktop` env, and what runs the in-guest server.
 
-A venv built like the guest Python (infra/guest.py: from Debian's /usr/bin/python3, bound read-only
+A venv built like the guest Python (infra/guest_python.py: from Debian's /usr/bin/python3, bound read-only
 into the sandbox) from infra/desktop_server/requirements.txt, which includes the guest requirements (so a
 bundle's initial_setup.py and reward.py run unchanged) and adds the server's libraries and pyautogui
 (OSWorld's PythonController drives the guest through `python -c "import pyautogui; …"`). It is a
-separate venv so infra/guest.py's stays exactly what generated scripts may import.
+separate venv so infra/guest_python.py's stays exactly what generated scripts may import.
 `ensure_desktop_python` is idempotent: it rebuilds only when either requirements file changed.
 """
 
@@ -14,8 +14,8 @@ import hashlib
 from pathlib import Path
 
 from infra.errors import SandboxUnavailableError
-from infra.guest import _MARKER, build_venv
-from infra.guest import REQUIREMENTS as GUEST_REQUIREMENTS
+from infra.guest_python import _MARKER, build_venv
+from infra.guest_python import REQUIREMENTS as GUEST_REQUIREMENTS
 
 REQUIREMENTS = Path(__file__).parent / "desktop_server" / "requirements.txt"
 

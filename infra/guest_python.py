@@ -57,11 +57,21 @@ def build_venv(venv: Path, requirements: Path, *, digest: str, what: str) -> Non
         shutil.rmtree(venv)
     try:
         subprocess.run([str(BASE_PYTHON), "-m", "venv", str(venv)], check=True, capture_output=True)
-        pip = [str(venv / "bin" / "python3"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        pip = [
+            str(venv / "bin" / "python3"),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ]
         subprocess.run([*pip, "-r", str(requirements)], check=True, capture_output=True)
         # The venv is bound read-only in the sandbox, so bytecode must exist before the first run.
-        subprocess.run([str(venv / "bin" / "python3"), "-m", "compileall", "-q", str(venv)],
-                       check=False, capture_output=True)  # fmt: skip
+        subprocess.run(
+            [str(venv / "bin" / "python3"), "-m", "compileall", "-q", str(venv)],
+            check=False,
+            capture_output=True,
+        )
     except subprocess.CalledProcessError as exc:
         raise SandboxUnavailableError(
             f"building the {what} venv failed: {exc.stderr.decode(errors='replace')[-800:]}",

@@ -33,10 +33,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from infra.errors import CuagymError, TransientError
+from infra.library_env import apply_library_defaults
 from infra.llm_config import RoleConfig
 
-# Must be set before litellm is imported anywhere: it would otherwise fetch its price map online.
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+apply_library_defaults()  # before litellm is imported anywhere: it would fetch its price map online
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +73,10 @@ class LLMReply(BaseModel):
         """This reply as the next request's assistant message (OpenAI shape)."""
         msg: dict[str, Any] = {"role": "assistant", "content": self.content}
         if self.tool_calls:
-            msg["tool_calls"] = [{"id": c.id, "type": "function",
-                                  "function": {"name": c.name, "arguments": c.arguments}} for c in self.tool_calls]  # fmt: skip
+            msg["tool_calls"] = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in self.tool_calls
+            ]
         return msg
 
 
@@ -134,7 +136,10 @@ def classify(exc: Exception) -> tuple[str, bool]:
 
 def _retry_after(exc: Exception) -> float | None:
     """The server's Retry-After in seconds, if it sent one (litellm keeps the raw headers aside)."""
-    for headers in (getattr(exc, "litellm_response_headers", None), getattr(getattr(exc, "response", None), "headers", None)):
+    for headers in (
+        getattr(exc, "litellm_response_headers", None),
+        getattr(getattr(exc, "response", None), "headers", None),
+    ):
         try:
             return float((headers or {}).get("retry-after"))
         except (TypeError, ValueError, AttributeError):
@@ -150,8 +155,11 @@ class ResponseCache:
 
     @staticmethod
     def key(model: str, messages: Sequence[dict], tools: Sequence[dict] | None, params: dict) -> str:
-        blob = json.dumps({"model": model, "messages": messages, "tools": tools, "params": params},
-                          sort_keys=True, default=str)  # fmt: skip
+        blob = json.dumps(
+            {"model": model, "messages": messages, "tools": tools, "params": params},
+            sort_keys=True,
+            default=str,
+        )
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def _path(self, key: str) -> Path:
@@ -177,8 +185,9 @@ class ResponseCache:
 class LLMClient:
     """Calls one role's model. Thread-safe: no state is kept between calls besides the config."""
 
-    def __init__(self, config: RoleConfig, *, sink: CallSink | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:  # fmt: skip
+    def __init__(
+        self, config: RoleConfig, *, sink: CallSink | None = None, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
         self.config = config
         self.sink = sink
         self.sleep = sleep
@@ -202,8 +211,13 @@ class LLMClient:
         if self.sink is not None:
             self.sink(record)
 
-    def complete(self, messages: list[dict[str, Any]], *, tools: list[dict] | None = None,
-                 tags: dict[str, Any] | None = None) -> LLMReply:  # fmt: skip
+    def complete(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict] | None = None,
+        tags: dict[str, Any] | None = None,
+    ) -> LLMReply:
         """One assistant turn for `messages` (OpenAI chat format), offering `tools` if given.
 
         Raises LLMUnavailableError when 1 + max_retries tries all failed on something transient,
@@ -213,8 +227,17 @@ class LLMClient:
         params = self._params()
         key = ResponseCache.key(cfg.model, messages, tools, params) if self.cache else ""
         if self.cache and (hit := self.cache.get(key)) is not None:
-            self._emit(CallRecord(role=cfg.role, model=cfg.model, status="cached", input_tokens=hit.input_tokens,
-                                  output_tokens=hit.output_tokens, cost_usd=0.0, tags=tags))  # fmt: skip
+            self._emit(
+                CallRecord(
+                    role=cfg.role,
+                    model=cfg.model,
+                    status="cached",
+                    input_tokens=hit.input_tokens,
+                    output_tokens=hit.output_tokens,
+                    cost_usd=0.0,
+                    tags=tags,
+                )
+            )
             return hit.model_copy(update={"cached": True, "cost_usd": 0.0})
         tries = 1 + cfg.max_retries
         for try_no in range(1, tries + 1):
@@ -225,23 +248,49 @@ class LLMClient:
                 kind, retryable = classify(exc)
                 last = try_no == tries or not retryable
                 text = f"{type(exc).__name__}: {exc}"[:ERROR_TEXT_CHARS]
-                self._emit(CallRecord(role=cfg.role, model=cfg.model, status="error" if last else "retry",
-                                      error_kind=kind, error=text, try_no=try_no, started_at=started,
-                                      latency_s=round(time.monotonic() - t0, 4), tags=tags))  # fmt: skip
+                self._emit(
+                    CallRecord(
+                        role=cfg.role,
+                        model=cfg.model,
+                        status="error" if last else "retry",
+                        error_kind=kind,
+                        error=text,
+                        try_no=try_no,
+                        started_at=started,
+                        latency_s=round(time.monotonic() - t0, 4),
+                        tags=tags,
+                    )
+                )
                 if not retryable:
-                    raise LLMError(f"{cfg.role} model {cfg.model} failed ({kind}): {text}",
-                                   hint=_hint(kind, cfg)) from None  # fmt: skip
+                    raise LLMError(
+                        f"{cfg.role} model {cfg.model} failed ({kind}): {text}", hint=_hint(kind, cfg)
+                    ) from None
                 if last:
-                    raise LLMUnavailableError(f"{cfg.role} model {cfg.model} failed {tries} time(s), last ({kind}): {text}",
-                                              hint="the provider is overloaded or down; retry later, or raise "
-                                                   "max_retries / timeout_s") from None  # fmt: skip
+                    raise LLMUnavailableError(
+                        f"{cfg.role} model {cfg.model} failed {tries} time(s), last ({kind}): {text}",
+                        hint="the provider is overloaded or down; retry later, or raise "
+                        "max_retries / timeout_s",
+                    ) from None
                 delay = min(cfg.max_backoff_s, _retry_after(exc) or cfg.backoff_s * 2 ** (try_no - 1))
                 log.info("%s call to %s: %s, retrying in %.1f s", cfg.role, cfg.model, kind, delay)
-                self.sleep(delay * (1 + random.random() * 0.1))  # jitter: parallel workers do not retry in step
+                self.sleep(
+                    delay * (1 + random.random() * 0.1)
+                )  # jitter: parallel workers do not retry in step
                 continue
-            self._emit(CallRecord(role=cfg.role, model=cfg.model, status="ok", try_no=try_no, started_at=started,
-                                  input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
-                                  cost_usd=reply.cost_usd, latency_s=round(time.monotonic() - t0, 4), tags=tags))  # fmt: skip
+            self._emit(
+                CallRecord(
+                    role=cfg.role,
+                    model=cfg.model,
+                    status="ok",
+                    try_no=try_no,
+                    started_at=started,
+                    input_tokens=reply.input_tokens,
+                    output_tokens=reply.output_tokens,
+                    cost_usd=reply.cost_usd,
+                    latency_s=round(time.monotonic() - t0, 4),
+                    tags=tags,
+                )
+            )
             if self.cache:
                 self.cache.put(key, reply)
             return reply
@@ -249,8 +298,14 @@ class LLMClient:
 
     def _call(self, messages: list[dict], tools: list[dict] | None, params: dict) -> LLMReply:
         ll = _litellm()
-        kwargs: dict[str, Any] = {"model": self.config.model, "messages": messages, "timeout": self.config.timeout_s,
-                                  "num_retries": 0, "max_retries": 0, **params}  # fmt: skip
+        kwargs: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": messages,
+            "timeout": self.config.timeout_s,
+            "num_retries": 0,
+            "max_retries": 0,
+            **params,
+        }
         if self.config.api_base:
             kwargs["api_base"] = self.config.api_base
         if tools:
@@ -258,16 +313,24 @@ class LLMClient:
         response = ll.completion(**kwargs)
         choice = response.choices[0]
         message = choice.message
-        calls = [ToolCall(id=c.id or f"call_{i}", name=c.function.name or "", arguments=c.function.arguments or "")
-                 for i, c in enumerate(message.tool_calls or [])]  # fmt: skip
+        calls = [
+            ToolCall(id=c.id or f"call_{i}", name=c.function.name or "", arguments=c.function.arguments or "")
+            for i, c in enumerate(message.tool_calls or [])
+        ]
         usage = getattr(response, "usage", None)
         try:
             cost = float(ll.completion_cost(completion_response=response))
         except Exception:  # litellm has no price for this model (a local server): unknown, not zero
             cost = None
-        return LLMReply(content=message.content, tool_calls=calls, finish_reason=choice.finish_reason,
-                        model=self.config.model, input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                        output_tokens=getattr(usage, "completion_tokens", 0) or 0, cost_usd=cost)  # fmt: skip
+        return LLMReply(
+            content=message.content,
+            tool_calls=calls,
+            finish_reason=choice.finish_reason,
+            model=self.config.model,
+            input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            output_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            cost_usd=cost,
+        )
 
 
 def _hint(kind: str, cfg: RoleConfig) -> str:
@@ -291,5 +354,9 @@ def provider_env(model: str, environ: dict[str, str] | None = None) -> dict[str,
     prefixes = {provider.upper() + "_"}
     if provider in ("openai", "hosted_vllm", "text-completion-openai"):
         prefixes.add("OPENAI_")  # OpenAI-compatible servers fall back to OPENAI_API_KEY / _BASE_URL
-    return {k: v for k, v in environ.items() if any(k.startswith(p) for p in prefixes)
-            and k.endswith(("_API_KEY", "_API_BASE", "_BASE_URL", "_KEY", "_REGION_NAME", "_PROJECT"))}  # fmt: skip
+    return {
+        k: v
+        for k, v in environ.items()
+        if any(k.startswith(p) for p in prefixes)
+        and k.endswith(("_API_KEY", "_API_BASE", "_BASE_URL", "_KEY", "_REGION_NAME", "_PROJECT"))
+    }

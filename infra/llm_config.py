@@ -61,9 +61,16 @@ class RoleConfig(BaseModel):
 
 # Fields a file or an env var may set, with how to parse an env var's text.
 _FIELDS: dict[str, type] = {
-    "model": str, "api_base": str, "timeout_s": float, "max_retries": int, "backoff_s": float,
-    "max_backoff_s": float, "temperature": float, "max_tokens": int, "cache_dir": str,
-}  # fmt: skip
+    "model": str,
+    "api_base": str,
+    "timeout_s": float,
+    "max_retries": int,
+    "backoff_s": float,
+    "max_backoff_s": float,
+    "temperature": float,
+    "max_tokens": int,
+    "cache_dir": str,
+}
 
 
 def _from_env(env: Mapping[str, str], role: str | None) -> dict[str, Any]:
@@ -76,8 +83,10 @@ def _from_env(env: Mapping[str, str], role: str | None) -> dict[str, Any]:
         try:
             out[name] = kind(raw)
         except ValueError:
-            raise ConfigError(f"{prefix + name.upper()}={raw!r} is not a {kind.__name__}",
-                              hint=f"set it to a {kind.__name__} or unset it") from None  # fmt: skip
+            raise ConfigError(
+                f"{prefix + name.upper()}={raw!r} is not a {kind.__name__}",
+                hint=f"set it to a {kind.__name__} or unset it",
+            ) from None
     return out
 
 
@@ -86,11 +95,15 @@ def read_config_file(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as exc:
-        raise ConfigError(f"cannot read LLM config {path}: {exc}", hint="check --llm-config / CUAGYM_LLM_CONFIG") from None
+        raise ConfigError(
+            f"cannot read LLM config {path}: {exc}", hint="check --llm-config / CUAGYM_LLM_CONFIG"
+        ) from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"LLM config {path} is not valid YAML: {exc}", hint="fix the YAML syntax") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"LLM config {path} must be a mapping", hint="see infra/llm_config.py for the shape")
+        raise ConfigError(
+            f"LLM config {path} must be a mapping", hint="see infra/llm_config.py for the shape"
+        )
     allowed = set(_FIELDS) | {"roles", "cache"}
     unknown = sorted(set(data) - allowed)
     roles = data.get("roles") or {}
@@ -102,8 +115,10 @@ def read_config_file(path: Path) -> dict[str, Any]:
             raise ConfigError(f"LLM config {path}: roles.{role} must be a mapping", hint="e.g. {model: …}")
         unknown += [f"roles.{role}.{k}" for k in block if k not in _FIELDS]
     if unknown:
-        raise ConfigError(f"LLM config {path}: unknown key(s) {unknown}",
-                          hint=f"allowed: {sorted(allowed)}; roles: {list(ROLES)}")  # fmt: skip
+        raise ConfigError(
+            f"LLM config {path}: unknown key(s) {unknown}",
+            hint=f"allowed: {sorted(allowed)}; roles: {list(ROLES)}",
+        )
     return data
 
 
@@ -118,18 +133,24 @@ class LLMSettings(BaseModel):
         except KeyError:
             env = f"{ENV_PREFIX}{name.upper()}_MODEL"
             flag = f"--{name.replace('_', '-')}-model"
-            raise ConfigError(f"no model configured for the {name} role",
-                              hint=f"pass --model or {flag}, set {ENV_PREFIX}MODEL or {env}, "
-                                   "or name one in the --llm-config file") from None  # fmt: skip
+            raise ConfigError(
+                f"no model configured for the {name} role",
+                hint=f"pass --model or {flag}, set {ENV_PREFIX}MODEL or {env}, "
+                "or name one in the --llm-config file",
+            ) from None
 
     def models(self) -> dict[str, str]:
         return {name: cfg.model for name, cfg in self.roles.items()}
 
 
 def resolve_llm_settings(
-    *, flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None,
-    config_path: str | Path | None = None, default_cache_dir: Path | None = None, cache: bool | None = None,
-) -> LLMSettings:  # fmt: skip
+    *,
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    config_path: str | Path | None = None,
+    default_cache_dir: Path | None = None,
+    cache: bool | None = None,
+) -> LLMSettings:
     """Resolve every role's config (precedence in the module docstring).
 
     `flags` holds the command-line values: global keys (`model`, `api_base`, …) and per-role keys
@@ -154,7 +175,7 @@ def resolve_llm_settings(
     roles: dict[str, RoleConfig] = {}
     for role in ROLES:
         layers = [
-            {k[len(role) + 1:]: v for k, v in flags.items() if k.startswith(role + "_")},
+            {k[len(role) + 1 :]: v for k, v in flags.items() if k.startswith(role + "_")},
             {k: v for k, v in flags.items() if k in _FIELDS},
             _from_env(env, role),
             _from_env(env, None),
@@ -174,6 +195,9 @@ def resolve_llm_settings(
         try:
             roles[role] = RoleConfig(role=role, **merged)
         except ValidationError as exc:
-            raise ConfigError(f"invalid LLM settings for the {role} role: {exc.errors()[0]['msg']} "
-                              f"({exc.errors()[0]['loc']})", hint="check the flags, CUAGYM_LLM_* and the config file") from None  # fmt: skip
+            raise ConfigError(
+                f"invalid LLM settings for the {role} role: {exc.errors()[0]['msg']} "
+                f"({exc.errors()[0]['loc']})",
+                hint="check the flags, CUAGYM_LLM_* and the config file",
+            ) from None
     return LLMSettings(roles=roles)

@@ -22,7 +22,9 @@ class Settings(BaseSettings):
     output_dir: Path = Field(default=PROJECT_ROOT / "output", description="exported bundles and Parquet")
     skills_dir: Path = Field(default=PROJECT_ROOT / "skills", description="per-app skills and families")
     guest_venv: Path | None = Field(default=None, description="guest Python venv (default var/guest-venv)")
-    desktop_venv: Path | None = Field(default=None, description="desktop env Python (default var/desktop-venv)")
+    desktop_venv: Path | None = Field(
+        default=None, description="desktop env Python (default var/desktop-venv)"
+    )
     warehouse: Path | None = Field(default=None, description="DuckDB file (default var/warehouse.duckdb)")
 
     @property

@@ -33,8 +33,10 @@ def merge_summaries(batches: list[RunSummary]) -> RunSummary:
     if len(batches) == 1:
         return batches[0]
     last = batches[-1]
-    return last.model_copy(update={
-        "outcomes": [o for b in batches for o in b.outcomes],
-        "seconds": round(sum(b.seconds for b in batches), 3),
-        "checks_failed": sorted({f for b in batches for f in b.checks_failed}),
-    })  # fmt: skip
+    return last.model_copy(
+        update={
+            "outcomes": [o for b in batches for o in b.outcomes],
+            "seconds": round(sum(b.seconds for b in batches), 3),
+            "checks_failed": sorted({f for b in batches for f in b.checks_failed}),
+        }
+    )

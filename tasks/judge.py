@@ -31,14 +31,25 @@ def parse_verdict(text: str) -> JudgeVerdict:
     try:
         return JudgeVerdict.model_validate(json.loads(blocks[-1]))
     except (json.JSONDecodeError, ValueError) as exc:
-        raise AgentOutputError(f"the judge's verdict is not usable: {str(exc)[:300]}",
-                               hint='reply with ```json {"success": …, "score": …, "reason": …}```') from None  # fmt: skip
+        raise AgentOutputError(
+            f"the judge's verdict is not usable: {str(exc)[:300]}",
+            hint='reply with ```json {"success": …, "score": …, "reason": …}```',
+        ) from None
 
 
-def judge_state(client: LLMClient, spec: TaskSpec, final: StateView, changes: str, *, evidence: str = "",
-                tags: dict | None = None) -> JudgeVerdict:  # fmt: skip
+def judge_state(
+    client: LLMClient,
+    spec: TaskSpec,
+    final: StateView,
+    changes: str,
+    *,
+    evidence: str = "",
+    tags: dict | None = None,
+) -> JudgeVerdict:
     """Ask the judge model; raises AgentOutputError (unusable reply) or LLMError (the call)."""
-    prompt = render_prompt("judge", task=spec, final_summary=final.summary(), changes=changes, evidence=evidence)
+    prompt = render_prompt(
+        "judge", task=spec, final_summary=final.summary(), changes=changes, evidence=evidence
+    )
     reply = client.complete([{"role": "user", "content": prompt}], tags={"task_id": spec.id, **(tags or {})})
     check_reply(reply)
     return parse_verdict(reply.content or "")

@@ -8,8 +8,14 @@ import logging
 progress_log = logging.getLogger("tasks.progress")
 
 
-def report(kind: str, done: int, total: int, **fields: object) -> None:
+def emit_progress(kind: str, done: int, total: int, **fields: object) -> None:
     """Emit `<kind> done/total` with structured fields under `record.cuagym_progress`."""
     summary = " ".join(f"{k}={v}" for k, v in fields.items())
-    progress_log.info("%s %d/%d %s", kind, done, total, summary,
-                      extra={"cuagym_progress": {"kind": kind, "done": done, "total": total, **fields}})  # fmt: skip
+    progress_log.info(
+        "%s %d/%d %s",
+        kind,
+        done,
+        total,
+        summary,
+        extra={"cuagym_progress": {"kind": kind, "done": done, "total": total, **fields}},
+    )

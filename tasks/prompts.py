@@ -16,15 +16,23 @@ from infra.settings import PROJECT_ROOT
 
 PROMPTS_DIR = PROJECT_ROOT / "prompts"
 ROLE_TEMPLATES = {
-    "task_writer": "task_writer.md.j2", "generator": "generator.md.j2", "discriminator": "discriminator.md.j2",
-    "critic": "critic.md.j2", "judge": "judge.md.j2",
-}  # fmt: skip
+    "task_writer": "task_writer.md.j2",
+    "generator": "generator.md.j2",
+    "discriminator": "discriminator.md.j2",
+    "critic": "critic.md.j2",
+    "judge": "judge.md.j2",
+}
 
 
 @lru_cache(maxsize=1)
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(PROMPTS_DIR), undefined=jinja2.StrictUndefined,
-                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)  # fmt: skip
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(PROMPTS_DIR),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 def render_prompt(role: str, **context: Any) -> str:
@@ -32,7 +40,11 @@ def render_prompt(role: str, **context: Any) -> str:
     try:
         return _env().get_template(ROLE_TEMPLATES[role]).render(**context)
     except KeyError:
-        raise ConfigError(f"no prompt for role {role!r}", hint=f"roles: {', '.join(ROLE_TEMPLATES)}") from None
+        raise ConfigError(
+            f"no prompt for role {role!r}", hint=f"roles: {', '.join(ROLE_TEMPLATES)}"
+        ) from None
     except jinja2.UndefinedError as exc:
-        raise ConfigError(f"prompt {ROLE_TEMPLATES[role]} needs a value that was not given: {exc}",
-                          hint="pass it to render_prompt") from None  # fmt: skip
+        raise ConfigError(
+            f"prompt {ROLE_TEMPLATES[role]} needs a value that was not given: {exc}",
+            hint="pass it to render_prompt",
+        ) from None

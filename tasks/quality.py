@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 
 import pandas as pd
 from pydantic import BaseModel
 
+from infra.library_env import apply_library_defaults
 from tasks.export import BUNDLE_FILES
 from tasks.models import Difficulty, Domain, Platform, Scenario, TupleStatus
 
@@ -32,7 +32,7 @@ class CheckResult(BaseModel):
 
 
 def _gx():
-    os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+    apply_library_defaults()
     import great_expectations as gx
 
     return gx
@@ -90,10 +90,18 @@ def bundle_frame(tuples: pd.DataFrame) -> pd.DataFrame:
                 task_ok = json.loads((path / "task.json").read_text())["id"] == row.task_id
             except (ValueError, KeyError):
                 evaluator, task_ok = "unreadable", False
-        rows.append({"task_id": row.task_id, "bundle_path": row.bundle_path, "bundle_complete": complete,
-                     "config_evaluator": evaluator, "task_json_matches": task_ok})  # fmt: skip
-    return pd.DataFrame(rows, columns=["task_id", "bundle_path", "bundle_complete", "config_evaluator",
-                                       "task_json_matches"])  # fmt: skip
+        rows.append(
+            {
+                "task_id": row.task_id,
+                "bundle_path": row.bundle_path,
+                "bundle_complete": complete,
+                "config_evaluator": evaluator,
+                "task_json_matches": task_ok,
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["task_id", "bundle_path", "bundle_complete", "config_evaluator", "task_json_matches"]
+    )
 
 
 def run_suites(tuples: pd.DataFrame) -> list[CheckResult]:
@@ -113,20 +121,31 @@ def run_suites(tuples: pd.DataFrame) -> list[CheckResult]:
         suite = context.suites.add(gx.ExpectationSuite(name=name))
         for expectation in expectations:
             suite.add_expectation(expectation)
-        validation = context.validation_definitions.add(gx.ValidationDefinition(name=name, data=batch, suite=suite))
+        validation = context.validation_definitions.add(
+            gx.ValidationDefinition(name=name, data=batch, suite=suite)
+        )
         outcome = validation.run(batch_parameters={"dataframe": frame.reset_index(drop=True)})
         for r in outcome.results:
             cfg = r.expectation_config
             sample = r.result.get("partial_unexpected_list") if r.result else None
-            results.append(CheckResult(
-                suite=name, expectation=cfg.type, column_name=cfg.kwargs.get("column"), success=bool(r.success),
-                unexpected=r.result.get("unexpected_count") if r.result else None,
-                details={"sample": [str(v) for v in (sample or [])[:5]], "rows": len(frame)},
-            ))  # fmt: skip
+            results.append(
+                CheckResult(
+                    suite=name,
+                    expectation=cfg.type,
+                    column_name=cfg.kwargs.get("column"),
+                    success=bool(r.success),
+                    unexpected=r.result.get("unexpected_count") if r.result else None,
+                    details={"sample": [str(v) for v in (sample or [])[:5]], "rows": len(frame)},
+                )
+            )
     failed = [r for r in results if not r.success]
     if failed:
-        log.warning("data checks: %d of %d failed: %s", len(failed), len(results),
-                    ", ".join(f"{r.suite}.{r.expectation}({r.column_name})" for r in failed))  # fmt: skip
+        log.warning(
+            "data checks: %d of %d failed: %s",
+            len(failed),
+            len(results),
+            ", ".join(f"{r.suite}.{r.expectation}({r.column_name})" for r in failed),
+        )
     return results
 
 

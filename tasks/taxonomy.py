@@ -84,8 +84,10 @@ def _walk(node: object, path: list[str], leaves: dict[str, str], source: str) ->
 def load_taxonomy(path: Path) -> Taxonomy:
     tax = parse_taxonomy(path.read_text(encoding="utf-8"), source=str(path))
     if tax.app != path.parent.name:
-        raise TaxonomyError(f"{path}: app {tax.app!r} does not match folder {path.parent.name!r}",
-                            hint="the app key must equal the skill folder name")  # fmt: skip
+        raise TaxonomyError(
+            f"{path}: app {tax.app!r} does not match folder {path.parent.name!r}",
+            hint="the app key must equal the skill folder name",
+        )
     return tax
 
 

@@ -35,8 +35,8 @@ CRITERIA = {
     "difficulty_calibration": "the stated difficulty matches the work the task takes",
     "solvability": "a competent person could reach the golden state from the instruction alone in the app's GUI",
     "reward_tracking": "the reward's components track the instruction's requirements: partial work earns "
-                       "partial credit, unrelated changes earn none",
-}  # fmt: skip
+    "partial credit, unrelated changes earn none",
+}
 DECISIONS = ("keep", "modify_query", "reject")
 
 
@@ -67,8 +67,14 @@ def aggregate(votes: list[Vote]) -> VoteResult:
     """
     counts = Counter(v.decision for v in votes)
     winner = next((d for d in DECISIONS if counts[d] * 2 > len(votes)), "reject")
-    return VoteResult(decision=winner, keep=counts["keep"], modify_query=counts["modify_query"],
-                      reject=counts["reject"], errors=counts["error"], votes=votes)  # fmt: skip
+    return VoteResult(
+        decision=winner,
+        keep=counts["keep"],
+        modify_query=counts["modify_query"],
+        reject=counts["reject"],
+        errors=counts["error"],
+        votes=votes,
+    )
 
 
 def parse_vote(text: str) -> tuple[str, str, dict[str, Any]]:
@@ -77,11 +83,15 @@ def parse_vote(text: str) -> tuple[str, str, dict[str, Any]]:
     try:
         data = json.loads(blocks[-1])
     except json.JSONDecodeError as exc:
-        raise AgentOutputError(f"the vote is not valid JSON ({exc.msg}): {blocks[-1][:200]!r}",
-                               hint="reply with one ```json block") from None  # fmt: skip
+        raise AgentOutputError(
+            f"the vote is not valid JSON ({exc.msg}): {blocks[-1][:200]!r}",
+            hint="reply with one ```json block",
+        ) from None
     if not isinstance(data, dict) or data.get("decision") not in DECISIONS:
         got = data.get("decision") if isinstance(data, dict) else type(data).__name__
-        raise AgentOutputError(f"the vote's decision is {got!r}, not one of {DECISIONS}", hint="use keep|modify_query|reject")
+        raise AgentOutputError(
+            f"the vote's decision is {got!r}, not one of {DECISIONS}", hint="use keep|modify_query|reject"
+        )
     criteria = data.get("criteria") if isinstance(data.get("criteria"), dict) else {}
     return data["decision"], str(data.get("reason") or "")[:2000], criteria
 
@@ -93,11 +103,21 @@ class TupleCritic:
         self.client, self.n = client, n
 
     def _vote(self, k: int, spec: TaskSpec, rnd: Round) -> Vote:
-        prompt = render_prompt("critic", task=spec, criteria=CRITERIA, initial_setup_py=rnd.scripts.initial_setup_py,
-                               golden_patch_py=rnd.scripts.golden_patch_py, reward_py=rnd.scripts.reward_py,
-                               review_md=rnd.review.markdown, critic=k, critics=self.n)  # fmt: skip
+        prompt = render_prompt(
+            "critic",
+            task=spec,
+            criteria=CRITERIA,
+            initial_setup_py=rnd.scripts.initial_setup_py,
+            golden_patch_py=rnd.scripts.golden_patch_py,
+            reward_py=rnd.scripts.reward_py,
+            review_md=rnd.review.markdown,
+            critic=k,
+            critics=self.n,
+        )
         try:
-            reply = self.client.complete([{"role": "user", "content": prompt}], tags={"task_id": spec.id, "step": k})
+            reply = self.client.complete(
+                [{"role": "user", "content": prompt}], tags={"task_id": spec.id, "step": k}
+            )
             check_reply(reply)
             decision, reason, criteria = parse_vote(reply.content or "")
         except CuagymError as exc:  # a failed call or an unusable reply: an error vote, not a crash
@@ -108,15 +128,26 @@ class TupleCritic:
     def vote(self, spec: TaskSpec, rnd: Round) -> VoteResult:
         return aggregate([self._vote(k, spec, rnd) for k in range(1, self.n + 1)])
 
-    def review_tuple(self, spec: TaskSpec, rnd: Round, attempt: int, warehouse) -> tuple[TupleStatus, RejectReason | None]:
+    def review_tuple(
+        self, spec: TaskSpec, rnd: Round, attempt: int, warehouse
+    ) -> tuple[TupleStatus, RejectReason | None]:
         """Vote, store every vote and the aggregate, and return the tuple's resulting status."""
         result = self.vote(spec, rnd)
         warehouse.save_votes(spec.id, attempt, [v.model_dump() for v in result.votes], result.model_dump())
-        log.info("%s: critics voted %s (keep %d, modify %d, reject %d, errors %d)", spec.id, result.decision,
-                 result.keep, result.modify_query, result.reject, result.errors)  # fmt: skip
+        log.info(
+            "%s: critics voted %s (keep %d, modify %d, reject %d, errors %d)",
+            spec.id,
+            result.decision,
+            result.keep,
+            result.modify_query,
+            result.reject,
+            result.errors,
+        )
         if result.decision == "keep":
             return TupleStatus.VERIFIED, None
-        reason = RejectReason.VOTE_MODIFY_QUERY if result.decision == "modify_query" else RejectReason.VOTE_REJECT
+        reason = (
+            RejectReason.VOTE_MODIFY_QUERY if result.decision == "modify_query" else RejectReason.VOTE_REJECT
+        )
         return TupleStatus.REJECTED, reason
 
 

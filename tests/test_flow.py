@@ -52,17 +52,34 @@ def test_flow_verifies_exports_and_resumes(prefect_harness, isolated_settings, t
 
 
 def _finished(env) -> int:
-    out = subprocess.run([CUAGYM, "sql", "SELECT count(*) FROM tuples WHERE status IN ('exported','rejected')",
-                          "--format", "csv"], env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    out = subprocess.run(
+        [
+            CUAGYM,
+            "sql",
+            "SELECT count(*) FROM tuples WHERE status IN ('exported','rejected')",
+            "--format",
+            "csv",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return int(out.stdout.splitlines()[1]) if out.returncode == 0 and len(out.stdout.splitlines()) > 1 else -1
 
 
 @pytest.mark.slow
 def test_killed_run_resumes_without_duplicates_and_sql_reads_while_writing(tmp_path, guest_python):
-    env = {**os.environ, "CUAGYM_VAR_DIR": str(tmp_path / "var"), "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
-           "CUAGYM_GUEST_VENV": str(guest_python)}  # fmt: skip
+    env = {
+        **os.environ,
+        "CUAGYM_VAR_DIR": str(tmp_path / "var"),
+        "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
+        "CUAGYM_GUEST_VENV": str(guest_python),
+    }
     cmd = [CUAGYM, "synth", "--count", "14", "--seed", "21", "--workers", "1"]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     seen_while_running = -1
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None:
@@ -76,7 +93,9 @@ def test_killed_run_resumes_without_duplicates_and_sql_reads_while_writing(tmp_p
     proc.wait()
     assert seen_while_running >= 3
     _assert_all_ended(tmp_path)  # the hub and workers it started did not outlive it
-    before = {r[0]: r[1] for r in _rows(env, "SELECT task_id, updated_at FROM tuples WHERE status = 'exported'")}
+    before = {
+        r[0]: r[1] for r in _rows(env, "SELECT task_id, updated_at FROM tuples WHERE status = 'exported'")
+    }
 
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -85,7 +104,9 @@ def test_killed_run_resumes_without_duplicates_and_sql_reads_while_writing(tmp_p
     for task_id, _status, attempt, updated_at in after:
         if task_id in before:  # finished before the kill: read back, not recomputed
             assert attempt == 1 and updated_at == before[task_id]
-    dupes = _rows(env, "SELECT task_id, attempt, round, count(*) FROM rounds GROUP BY ALL HAVING count(*) > 1")
+    dupes = _rows(
+        env, "SELECT task_id, attempt, round, count(*) FROM rounds GROUP BY ALL HAVING count(*) > 1"
+    )
     assert dupes == []
     bundles = [p for p in (tmp_path / "out" / "final").iterdir() if not p.name.startswith(".")]
     assert len(bundles) == sum(r[1] == "exported" for r in after)
@@ -113,17 +134,28 @@ def _assert_all_ended(tmp_path: Path, timeout_s: float = 10.0) -> None:
 
 
 def test_a_run_that_stops_on_an_error_leaves_no_process_behind(tmp_path):
-    env = {**os.environ, "CUAGYM_VAR_DIR": str(tmp_path / "var"), "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
-           "CUAGYM_GUEST_VENV": str(tmp_path / "no-such-venv"), "PREFECT_HOME": str(tmp_path / "prefect")}  # fmt: skip
-    run = subprocess.run([CUAGYM, "synth", "--count", "2", "--apps", "chat", "--seed", "1"], env=env,
-                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    env = {
+        **os.environ,
+        "CUAGYM_VAR_DIR": str(tmp_path / "var"),
+        "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
+        "CUAGYM_GUEST_VENV": str(tmp_path / "no-such-venv"),
+        "PREFECT_HOME": str(tmp_path / "prefect"),
+    }
+    run = subprocess.run(
+        [CUAGYM, "synth", "--count", "2", "--apps", "chat", "--seed", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 1 and "hint:" in run.stderr and "guest Python" in run.stderr, run.stderr[-2000:]
     _assert_all_ended(tmp_path, timeout_s=3)
 
 
 def _rows(env, query):
-    out = subprocess.run([CUAGYM, "sql", query, "--format", "json"], env=env, capture_output=True, text=True,
-                         timeout=60)  # fmt: skip
+    out = subprocess.run(
+        [CUAGYM, "sql", query, "--format", "json"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     return [tuple(row.values()) for row in json.loads(out.stdout)]
 
@@ -152,8 +184,10 @@ def test_retry_flow_reruns_rejected_tuples_as_new_attempts(prefect_harness, isol
     summary = retry_flow(RetryParams(reject_reason="golden_not_full", app="files"))
     assert {o.task_id for o in summary.outcomes} == {s.id for s in specs}
     assert all(o.status is TupleStatus.EXPORTED for o in summary.outcomes)
-    rows = run_query(isolated_settings.warehouse_path,
-                     "SELECT attempt, verdict, count(*) FROM rounds GROUP BY ALL ORDER BY ALL").rows  # fmt: skip
+    rows = run_query(
+        isolated_settings.warehouse_path,
+        "SELECT attempt, verdict, count(*) FROM rounds GROUP BY ALL ORDER BY ALL",
+    ).rows
     assert rows == [(1, "FAIL", 2), (2, "PASS", 2)]
 
 

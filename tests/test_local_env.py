@@ -87,7 +87,9 @@ def test_cli_env_run_passes_through_output_and_exit_codes(tmp_path, guest_python
 def test_cli_isolation_none_warns(tmp_path, guest_python):
     script = tmp_path / "s.py"
     script.write_text("import os; print(os.getcwd())")
-    res = CliRunner().invoke(main, ["env", "run", str(script), "--home", str(tmp_path / "h"), "--isolation", "none"])
+    res = CliRunner().invoke(
+        main, ["env", "run", str(script), "--home", str(tmp_path / "h"), "--isolation", "none"]
+    )
     assert res.exit_code == 0
     assert "WARNING" in res.output and str(tmp_path / "h") in res.output
 
@@ -114,8 +116,10 @@ def test_web_env_reaches_its_hub_session_and_nothing_else(provider):
             except OSError:
                 print("BLOCKED", host)
     """)
-    with provider.provision("web.task", EnvRole.INITIAL, apps=["chat"]) as env, \
-         provider.provision("web.task", EnvRole.GOLDEN, apps=["chat"]) as other:  # fmt: skip
+    with (
+        provider.provision("web.task", EnvRole.INITIAL, apps=["chat"]) as env,
+        provider.provision("web.task", EnvRole.GOLDEN, apps=["chat"]) as other,
+    ):
         result = env.run_script(script, name="probe.py")
         assert result.ok, result.stderr
         assert result.stdout.split("\n")[:3] == ["HUB 200", "BLOCKED 127.0.0.1", "BLOCKED 1.1.1.1"]

@@ -1,4 +1,4 @@
-"""Hostile and benign scripts through the real bubblewrap sandbox (infra/sandbox.py)."""
+"""Hostile and benign scripts through the real bubblewrap sandbox (infra/sandbox/)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-import infra.sandbox.command  # noqa: F401 - monkeypatched below
-from infra import sandbox
 from infra.errors import SandboxUnavailableError
 from infra.sandbox import EXIT_MEMORY, EXIT_TIMEOUT, Isolation, Limits, run_in_sandbox
+from infra.sandbox import command as sandbox_command
 from infra.settings import PROJECT_ROOT
 
 
@@ -34,14 +33,18 @@ def test_host_loopback_server_is_unreachable(home, guest_python):
     port = server.getsockname()[1]
     accepted = []
     threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
-    result = run(f"""
+    result = run(
+        f"""
         import socket
         try:
             socket.create_connection(("127.0.0.1", {port}), timeout=3)
             print("CONNECTED")
         except OSError as exc:
             print("BLOCKED", type(exc).__name__)
-    """, home, guest_python)
+    """,
+        home,
+        guest_python,
+    )
     server.close()
     assert result.stdout.startswith("BLOCKED"), result.stdout
     assert not accepted
@@ -51,9 +54,14 @@ def test_cannot_read_sibling_home_root_or_checkout(tmp_path, home, guest_python)
     sibling = tmp_path / "env-b" / "home"
     sibling.mkdir(parents=True)
     (sibling / "secret.txt").write_text("sibling secret")
-    targets = [str(sibling / "secret.txt"), "/root", str(PROJECT_ROOT / "pyproject.toml"),
-               "/home/user/../../" + str(sibling / "secret.txt").lstrip("/")]
-    result = run(f"""
+    targets = [
+        str(sibling / "secret.txt"),
+        "/root",
+        str(PROJECT_ROOT / "pyproject.toml"),
+        "/home/user/../../" + str(sibling / "secret.txt").lstrip("/"),
+    ]
+    result = run(
+        f"""
         import os
         for path in {targets!r}:
             try:
@@ -63,27 +71,35 @@ def test_cannot_read_sibling_home_root_or_checkout(tmp_path, home, guest_python)
                     print("READ", path, open(path).read()[:20])
             except OSError as exc:
                 print("DENIED", path, type(exc).__name__)
-    """, home, guest_python)
+    """,
+        home,
+        guest_python,
+    )
     lines = result.stdout.splitlines()
     assert len(lines) == len(targets)
     assert all(line.startswith("DENIED") for line in lines), result.stdout
 
 
 def test_system_is_read_only(home, guest_python):
-    result = run("""
+    result = run(
+        """
         for path in ("/usr/evil", "/usr/lib/python3/evil.py", "/etc/evil"):
             try:
                 open(path, "w").write("x")
                 print("WROTE", path)
             except OSError as exc:
                 print("DENIED", path, exc.errno)
-    """, home, guest_python)
+    """,
+        home,
+        guest_python,
+    )
     assert result.stdout.count("DENIED") == 3, result.stdout
     assert not Path("/usr/evil").exists()
 
 
 def test_process_count_is_capped(home, guest_python):
-    result = run("""
+    result = run(
+        """
         import os, time
         children = 0
         for _ in range(500):
@@ -96,7 +112,11 @@ def test_process_count_is_capped(home, guest_python):
                 os._exit(0)
             children += 1
         print("FORKED", children)
-    """, home, guest_python, limits=Limits(max_procs=40, timeout_s=20))
+    """,
+        home,
+        guest_python,
+        limits=Limits(max_procs=40, timeout_s=20),
+    )
     forked = int(result.stdout.split()[-1])
     assert forked < 40, result.stdout
 
@@ -104,14 +124,19 @@ def test_process_count_is_capped(home, guest_python):
 def test_fork_bomb_is_contained(home, guest_python):
     before = len([p for p in os.listdir("/proc") if p.isdigit()])
     started = time.monotonic()
-    result = run("""
+    result = run(
+        """
         import os
         while True:
             try:
                 os.fork()
             except OSError:
                 pass
-    """, home, guest_python, limits=Limits(max_procs=64, timeout_s=3))
+    """,
+        home,
+        guest_python,
+        limits=Limits(max_procs=64, timeout_s=3),
+    )
     assert result.timed_out and result.exit_code == EXIT_TIMEOUT
     assert time.monotonic() - started < 15
     time.sleep(0.5)
@@ -134,14 +159,19 @@ def test_infinite_loop_ends_at_timeout(home, guest_python):
 
 
 def test_huge_stdout_is_truncated_and_reported(home, guest_python):
-    result = run("""
+    result = run(
+        """
         import sys
         block = "x" * (1 << 20)
         for _ in range(200):
             sys.stdout.write(block)
         print()
         print("REWARD: 0.5")
-    """, home, guest_python, limits=Limits(max_output_bytes=256 * 1024, timeout_s=60))
+    """,
+        home,
+        guest_python,
+        limits=Limits(max_output_bytes=256 * 1024, timeout_s=60),
+    )
     assert result.exit_code == 0
     assert result.stdout_truncated and result.truncated
     assert len(result.stdout) < 300 * 1024
@@ -151,28 +181,38 @@ def test_huge_stdout_is_truncated_and_reported(home, guest_python):
 
 def test_host_environment_does_not_leak(home, guest_python, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "secret")
-    result = run("import os; print(sorted(os.environ)); print(os.environ.get('OPENAI_API_KEY'))",
-                 home, guest_python, env={"CUAGYM_SID": "s1"})
+    result = run(
+        "import os; print(sorted(os.environ)); print(os.environ.get('OPENAI_API_KEY'))",
+        home,
+        guest_python,
+        env={"CUAGYM_SID": "s1"},
+    )
     assert "secret" not in result.stdout
     assert "OPENAI_API_KEY" not in result.stdout
     assert "CUAGYM_SID" in result.stdout
 
 
 def test_file_size_cap(home, guest_python):
-    result = run("""
+    result = run(
+        """
         try:
             with open("/home/user/big.bin", "wb") as fh:
                 fh.write(b"x" * (3 << 20))
             print("WROTE")
         except OSError as exc:
             print("CAPPED", exc.errno)
-    """, home, guest_python, limits=Limits(max_file_mb=1))
+    """,
+        home,
+        guest_python,
+        limits=Limits(max_file_mb=1),
+    )
     assert "WROTE" not in result.stdout
     assert (home / "big.bin").stat().st_size <= 1 << 20
 
 
 def test_allowed_libraries_work_and_files_land_in_home(home, guest_python):
-    result = run("""
+    result = run(
+        """
         from pathlib import Path
         import openpyxl, docx, pptx, pypdf, requests
         home = Path.home()
@@ -181,7 +221,10 @@ def test_allowed_libraries_work_and_files_land_in_home(home, guest_python):
         p = pptx.Presentation(); p.slides.add_slide(p.slide_layouts[0]); p.save(home / "Desktop/c.pptx")
         w = pypdf.PdfWriter(); w.add_blank_page(100, 100); w.write(str(home / "Desktop/d.pdf"))
         print(str(home), requests.__name__)
-    """, home, guest_python)
+    """,
+        home,
+        guest_python,
+    )
     assert result.ok, result.stderr
     assert result.stdout.split() == ["/home/user", "requests"]
     import docx
@@ -193,16 +236,20 @@ def test_allowed_libraries_work_and_files_land_in_home(home, guest_python):
 
 
 def test_guest_python_has_only_the_allowed_libraries(home, guest_python):
-    result = run("""
+    result = run(
+        """
         import importlib.util
         for name in ("numpy", "pandas", "duckdb", "prefect", "cuagym", "tasks", "infra"):
             print(name, importlib.util.find_spec(name) is not None)
-    """, home, guest_python)
+    """,
+        home,
+        guest_python,
+    )
     assert all(line.endswith("False") for line in result.stdout.splitlines()), result.stdout
 
 
 def test_missing_bubblewrap_fails_with_install_hint(home, guest_python, monkeypatch):
-    monkeypatch.setattr(sandbox.command.shutil, "which", lambda name: None)
+    monkeypatch.setattr(sandbox_command.shutil, "which", lambda name: None)
     with pytest.raises(SandboxUnavailableError, match="apt-get install bubblewrap"):
         run("print(1)", home, guest_python)
 

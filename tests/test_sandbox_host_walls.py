@@ -28,7 +28,8 @@ def home(tmp_path: Path) -> Path:
 
 def test_kernel_settings_are_read_only(home, guest_python):
     # Writing back the value each file already holds: harmless if the wall ever breaks again.
-    result = run("""
+    result = run(
+        """
         import os
         for path in ("/proc/sys/kernel/core_pattern", "/proc/sys/vm/drop_caches", "/proc/sys/kernel/modprobe",
                      "/proc/sysrq-trigger"):
@@ -40,14 +41,18 @@ def test_kernel_settings_are_read_only(home, guest_python):
             except OSError as exc:
                 print("DENIED", path, exc.strerror)
         print("SYS", os.path.exists("/sys/kernel"))
-    """, home, guest_python)
+    """,
+        home,
+        guest_python,
+    )
     lines = result.stdout.splitlines()
     assert sum(line.startswith("DENIED") for line in lines) == 4, result.stdout + result.stderr
     assert "SYS False" in lines
 
 
 def test_nested_user_namespaces_are_disabled(home, guest_python):
-    result = run("""
+    result = run(
+        """
         import ctypes, os
         libc = ctypes.CDLL(None, use_errno=True)
         CLONE_NEWUSER = 0x10000000
@@ -55,14 +60,18 @@ def test_nested_user_namespaces_are_disabled(home, guest_python):
             print("UNSHARED")
         else:
             print("DENIED", os.strerror(ctypes.get_errno()))
-    """, home, guest_python)
+    """,
+        home,
+        guest_python,
+    )
     assert result.stdout.startswith("DENIED"), result.stdout + result.stderr
 
 
 def test_no_process_inside_sees_the_host_environment(home, guest_python, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     monkeypatch.setenv("CUAGYM_TEST_SECRET", SECRET)
-    result = run("""
+    result = run(
+        """
         import os
         seen = []
         for pid in os.listdir("/proc"):
@@ -74,7 +83,11 @@ def test_no_process_inside_sees_the_host_environment(home, guest_python, monkeyp
                         pass
         print(len(seen))
         print("\\n".join(seen))
-    """, home, guest_python, env={"CUAGYM_SID": "abc"})
+    """,
+        home,
+        guest_python,
+        env={"CUAGYM_SID": "abc"},
+    )
     assert result.ok, result.stderr
     assert int(result.stdout.splitlines()[0]) >= 4, "expected bwrap (pid 1) and the script to be listed"
     assert SECRET not in result.stdout
@@ -83,14 +96,19 @@ def test_no_process_inside_sees_the_host_environment(home, guest_python, monkeyp
 
 
 def test_many_files_under_the_per_file_cap_cannot_fill_the_disk(home, guest_python):
-    result = run("""
+    result = run(
+        """
         import os
         block = os.urandom(1 << 20)
         for i in range(400):
             with open(f"/home/user/fill-{i}.bin", "wb") as fh:
                 fh.write(block * 4)
         print("FILLED")
-    """, home, guest_python, limits=Limits(max_file_mb=8, max_home_mb=64, timeout_s=60))
+    """,
+        home,
+        guest_python,
+        limits=Limits(max_file_mb=8, max_home_mb=64, timeout_s=60),
+    )
     assert result.killed_for_disk and result.exit_code == EXIT_DISK and not result.ok
     assert "FILLED" not in result.stdout
     assert "cap" in result.stderr
@@ -99,17 +117,23 @@ def test_many_files_under_the_per_file_cap_cannot_fill_the_disk(home, guest_pyth
 
 
 def test_too_many_files_are_stopped(home, guest_python):
-    result = run("""
+    result = run(
+        """
         import os
         for i in range(200000):
             open(f"/home/user/f{i}", "w").close()
         print("DONE")
-    """, home, guest_python, limits=Limits(max_home_files=2000, timeout_s=60))
+    """,
+        home,
+        guest_python,
+        limits=Limits(max_home_files=2000, timeout_s=60),
+    )
     assert result.killed_for_disk and "DONE" not in result.stdout
 
 
 def test_tmp_is_size_capped(home, guest_python):
-    result = run("""
+    result = run(
+        """
         try:
             with open("/tmp/big", "wb") as fh:
                 for _ in range(64):
@@ -117,12 +141,20 @@ def test_tmp_is_size_capped(home, guest_python):
             print("WROTE")
         except OSError as exc:
             print("FULL", exc.strerror)
-    """, home, guest_python, limits=Limits(max_tmp_mb=8))
+    """,
+        home,
+        guest_python,
+        limits=Limits(max_tmp_mb=8),
+    )
     assert result.stdout.startswith("FULL"), result.stdout + result.stderr
 
 
 def test_a_home_within_its_caps_is_not_disturbed(home, guest_python):
-    result = run("open('/home/user/Desktop/a.txt', 'w').write('x' * 1000); print('OK')", home, guest_python,
-                 limits=Limits(max_home_mb=4, max_home_files=100))  # fmt: skip
+    result = run(
+        "open('/home/user/Desktop/a.txt', 'w').write('x' * 1000); print('OK')",
+        home,
+        guest_python,
+        limits=Limits(max_home_mb=4, max_home_files=100),
+    )
     assert result.ok and not result.killed_for_disk
     assert (home / "Desktop" / "a.txt").read_text() == "x" * 1000

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from infra.desktop_venv import ensure_desktop_python
-from infra.envs.desktop_sandbox import REQUIRED_PROGRAMS
+from infra.envs.desktop.sandbox import REQUIRED_PROGRAMS
 from infra.settings import PROJECT_ROOT, get_settings
 
 APT_LIST = PROJECT_ROOT / "infra" / "setup" / "apt-packages.txt"
@@ -33,8 +33,12 @@ def listed_packages() -> set[str]:
 @cache
 def closure() -> frozenset[str]:
     """The listed packages and everything they depend on (Depends and Pre-Depends, any alternative)."""
-    out = subprocess.run(["dpkg-query", "-W", "-f", "${Package}\t${Depends}, ${Pre-Depends}\t${Provides}\n"],
-                         capture_output=True, text=True, check=True).stdout  # fmt: skip
+    out = subprocess.run(
+        ["dpkg-query", "-W", "-f", "${Package}\t${Depends}, ${Pre-Depends}\t${Provides}\n"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     depends: dict[str, set[str]] = {}
     for line in out.splitlines():
         name, deps, provides = line.split("\t")
@@ -51,7 +55,9 @@ def closure() -> frozenset[str]:
 
 
 def _names(field: str) -> set[str]:
-    return {re.split(r"[\s:(]", alt.strip(), maxsplit=1)[0] for alt in re.split(r"[,|]", field) if alt.strip()}
+    return {
+        re.split(r"[\s:(]", alt.strip(), maxsplit=1)[0] for alt in re.split(r"[,|]", field) if alt.strip()
+    }
 
 
 def owner(path: Path) -> str:
@@ -78,8 +84,12 @@ def test_guest_system_modules_import_and_come_from_listed_packages(interpreter, 
     python = SYSTEM
     if interpreter == DESKTOP_VENV:
         python = str(ensure_desktop_python(get_settings().desktop_venv_path) / "bin" / "python3")
-    out = subprocess.run([python, "-c", f"import {module}; print({module}.__file__)"],
-                         capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
+    out = subprocess.run(
+        [python, "-c", f"import {module}; print({module}.__file__)"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, f"the desktop guest cannot import {module}: {out.stderr.strip()[-400:]}"
     location = Path(out.stdout.strip())
     if location.is_relative_to("/usr"):  # from Debian, not from the venv's own site-packages

@@ -22,18 +22,39 @@ from warehouse.store import Warehouse
 from .agents_fixtures import LazyGenerator
 from .conftest import SKILLS
 
-OSWORLD_KEYS = {"id", "snapshot", "instruction", "source", "config", "trajectory", "related_apps", "evaluator",
-                "proxy", "fixed_ip", "possibility_of_env_change"}  # fmt: skip
+OSWORLD_KEYS = {
+    "id",
+    "snapshot",
+    "instruction",
+    "source",
+    "config",
+    "trajectory",
+    "related_apps",
+    "evaluator",
+    "proxy",
+    "fixed_ip",
+    "possibility_of_env_change",
+}
 
 
 @pytest.fixture
 def ctx(tmp_path, provider):
     disc = IsolatedDiscriminator("procedural", get_settings())
-    deps = CogenDeps(provider=provider, generator=ProceduralGenerator(SKILLS), discriminator=disc,
-                     scan=lambda src: [], limits=Limits(timeout_s=60))  # fmt: skip
-    yield TupleContext(warehouse=Warehouse(tmp_path / "wh.duckdb"), deps=deps, skills_dir=SKILLS,
-                       final_dir=tmp_path / "out" / "final", run_id="run-test",
-                       provenance=Provenance(backend="procedural", run_id="run-test"))  # fmt: skip
+    deps = CogenDeps(
+        provider=provider,
+        generator=ProceduralGenerator(SKILLS),
+        discriminator=disc,
+        scan=lambda src: [],
+        limits=Limits(timeout_s=60),
+    )
+    yield TupleContext(
+        warehouse=Warehouse(tmp_path / "wh.duckdb"),
+        deps=deps,
+        skills_dir=SKILLS,
+        final_dir=tmp_path / "out" / "final",
+        run_id="run-test",
+        provenance=Provenance(backend="procedural", run_id="run-test"),
+    )
     disc.close()
 
 
@@ -48,7 +69,8 @@ def test_verified_tuple_is_recorded_and_exported(ctx, families, provider):
     assert outcome.status is TupleStatus.EXPORTED and outcome.rounds == 1
     bundle = ctx.final_dir / spec.id
     assert sorted(p.name for p in bundle.iterdir()) == sorted(
-        ["task.json", "config.json", "initial_setup.py", "golden_patch.py", "reward.py", "REVIEW.md"])
+        ["task.json", "config.json", "initial_setup.py", "golden_patch.py", "reward.py", "REVIEW.md"]
+    )
     config = json.loads((bundle / "config.json").read_text())
     assert set(config) == OSWORLD_KEYS
     assert {step["type"] for step in config["config"]} <= {"upload_file", "download", "execute"}
@@ -101,14 +123,21 @@ def test_interrupted_tuple_restarts_as_new_attempt_keeping_old_rounds(ctx, famil
     from tasks.skills import load_skill
     from tasks.synthesize import round_row
 
-    cogenerate(spec, load_skill(SKILLS, spec.apps), ctx.deps, attempt=attempt,
-               on_round=lambda r: ctx.warehouse.save_round(round_row(r)))  # fmt: skip
+    cogenerate(
+        spec,
+        load_skill(SKILLS, spec.apps),
+        ctx.deps,
+        attempt=attempt,
+        on_round=lambda r: ctx.warehouse.save_round(round_row(r)),
+    )
     ctx.deps.generator = ProceduralGenerator(SKILLS)
     outcome = synthesize_tuple(spec, ctx)
     assert outcome.status is TupleStatus.EXPORTED
     ctx.warehouse.refresh_snapshot(force=True)
-    rows = run_query(ctx.warehouse.path, f"SELECT attempt, round, verdict FROM rounds WHERE task_id = '{spec.id}' "
-                                         "ORDER BY attempt, round").rows  # fmt: skip
+    rows = run_query(
+        ctx.warehouse.path,
+        f"SELECT attempt, round, verdict FROM rounds WHERE task_id = '{spec.id}' ORDER BY attempt, round",
+    ).rows
     assert rows == [(1, 1, "FAIL"), (1, 2, "FAIL"), (2, 1, "PASS")]
 
 
@@ -123,10 +152,13 @@ def test_rejected_tuple_keeps_every_review_and_parquet_has_all(ctx, families, tm
     assert outcome.status is TupleStatus.REJECTED and outcome.rounds == 5
     assert not (ctx.final_dir / spec_bad.id).exists()
     ctx.warehouse.refresh_snapshot(force=True)
-    status = run_query(ctx.warehouse.path, "SELECT task_id, status, rounds, reject_reason FROM tuple_status "
-                                           "ORDER BY task_id").rows  # fmt: skip
+    status = run_query(
+        ctx.warehouse.path, "SELECT task_id, status, rounds, reject_reason FROM tuple_status ORDER BY task_id"
+    ).rows
     assert (spec_bad.id, "rejected", 5, "golden_not_full") in status
-    reviews = run_query(ctx.warehouse.path, f"SELECT review_md FROM rounds WHERE task_id = '{spec_bad.id}'").rows
+    reviews = run_query(
+        ctx.warehouse.path, f"SELECT review_md FROM rounds WHERE task_id = '{spec_bad.id}'"
+    ).rows
     assert len(reviews) == 5 and all("## Verdict: FAIL" in r[0] for r in reviews)
     n = ctx.warehouse.export_parquet(tmp_path / "tuples.parquet")
     table = pq.read_table(tmp_path / "tuples.parquet")

@@ -77,7 +77,9 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
 
 def migrate(con: duckdb.DuckDBPyConnection) -> int:
     """Apply pending migrations in order, then (re)create the views; returns the schema version."""
-    con.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMP)")
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMP)"
+    )
     applied = {row[0] for row in con.execute("SELECT version FROM schema_migrations").fetchall()}
     version = max(applied, default=0)
     for path in sorted(MIGRATIONS.glob("*.sql")):

@@ -25,7 +25,9 @@ def ensure_snapshot(warehouse_path: Path) -> Path:
     if snapshot.exists():
         return snapshot
     if not warehouse_path.exists():
-        raise WarehouseError(f"no warehouse at {warehouse_path}", hint="run `cuagym synth` (or `make demo`) first")
+        raise WarehouseError(
+            f"no warehouse at {warehouse_path}", hint="run `cuagym synth` (or `make demo`) first"
+        )
     Warehouse(warehouse_path).refresh_snapshot(force=True)
     return snapshot
 
@@ -43,4 +45,3 @@ def run_query(warehouse_path: Path, query: str) -> QueryResult:
         raise WarehouseError(f"query failed: {exc}", hint=hint) from None
     finally:
         con.close()
-

@@ -18,8 +18,10 @@ def run_report(warehouse_path: Path, name: str, params: dict) -> QueryResult:
         cur = con.execute(sql(name), params)
         return QueryResult([d[0] for d in cur.description], cur.fetchall())
     except duckdb.CatalogException as exc:  # a snapshot taken before the migration that adds the tables
-        raise WarehouseError(f"the warehouse snapshot lacks what report {name!r} reads: {exc}",
-                             hint="run `cuagym synth` or `cuagym export` once to migrate the warehouse and refresh its snapshot") from None  # fmt: skip
+        raise WarehouseError(
+            f"the warehouse snapshot lacks what report {name!r} reads: {exc}",
+            hint="run `cuagym synth` or `cuagym export` once to migrate the warehouse and refresh its snapshot",
+        ) from None
     finally:
         con.close()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from flows.cli import console, handle_errors
+from flows.cli.console import console, handle_errors
 from infra.errors import ConfigError, DesktopError
 from infra.settings import get_settings
 
@@ -65,14 +65,17 @@ def serve(bundle: Path | None, port: int, width: int, height: int, no_accessibil
     from infra.desktop_venv import ensure_desktop_python
     from infra.envs.base import EnvRole
     from infra.envs.desktop import DesktopProvider
-    from infra.envs.desktop_sandbox import DesktopConfig
+    from infra.envs.desktop.sandbox import DesktopConfig
 
     if bundle is not None and not (bundle / "config.json").is_file():
         raise ConfigError(f"{bundle} has no config.json", hint="pass a bundle folder from output/final/")
     settings = get_settings()
-    provider = DesktopProvider(settings.var_dir / "desktops", ensure_desktop_python(settings.desktop_venv_path),
-                               config=DesktopConfig(width=width, height=height, accessibility=not no_accessibility),
-                               keep=True)  # the home stays for inspection after Ctrl-C  # fmt: skip
+    provider = DesktopProvider(
+        settings.var_dir / "desktops",
+        ensure_desktop_python(settings.desktop_venv_path),
+        config=DesktopConfig(width=width, height=height, accessibility=not no_accessibility),
+        keep=True,
+    )  # the home stays for inspection after Ctrl-C
     started = time.monotonic()
     env = provider.provision(bundle.name if bundle else "serve", EnvRole.DEBUG)
     try:
@@ -98,8 +101,10 @@ def serve(bundle: Path | None, port: int, width: int, height: int, no_accessibil
         console.print("running; Ctrl-C to stop")
         while env.running:
             time.sleep(0.5)
-        raise DesktopError(f"the desktop exited on its own; its log is {env.log_path}",
-                           hint="read the log's end; `make setup` installs what a desktop needs")  # fmt: skip
+        raise DesktopError(
+            f"the desktop exited on its own; its log is {env.log_path}",
+            hint="read the log's end; `make setup` installs what a desktop needs",
+        )
     except KeyboardInterrupt:
         console.print("stopping")
     finally:

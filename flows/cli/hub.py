@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from flows.cli import console, handle_errors
+from flows.cli.console import console, handle_errors
 from infra.errors import ConfigError
 from infra.hub.settings import ALL_APPS, HubSettings
 
@@ -20,15 +20,27 @@ def hub() -> None:
 
 
 @hub.command("serve")
-@click.option("--apps", default=None, metavar="NAMES",
-              help=f"Comma-separated apps to host (default: all of {', '.join(ALL_APPS)}).")
+@click.option(
+    "--apps",
+    default=None,
+    metavar="NAMES",
+    help=f"Comma-separated apps to host (default: all of {', '.join(ALL_APPS)}).",
+)
 @click.option("--host", default=None, help="Interface to bind (default 127.0.0.1, or CUAGYM_HUB_HOST).")
 @click.option("--port", type=int, default=None, help="TCP port (default 8400, or CUAGYM_HUB_PORT).")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where sessions and uploads persist (default var/hub, or CUAGYM_HUB_DATA_DIR).")
-@click.option("--ttl", "ttl_s", type=float, default=None, help="Idle seconds before a session expires (default 3600).")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where sessions and uploads persist (default var/hub, or CUAGYM_HUB_DATA_DIR).",
+)
+@click.option(
+    "--ttl", "ttl_s", type=float, default=None, help="Idle seconds before a session expires (default 3600)."
+)
 @handle_errors
-def serve(apps: str | None, host: str | None, port: int | None, data_dir: Path | None, ttl_s: float | None) -> None:
+def serve(
+    apps: str | None, host: str | None, port: int | None, data_dir: Path | None, ttl_s: float | None
+) -> None:
     """Serve the mock apps, one URL prefix per app, until Ctrl-C.
 
     Prints each app's URL; open it with `?sid=<session id>` (each sid is an isolated state).
@@ -65,7 +77,11 @@ def _check_port_free(host: str, port: int) -> None:
             probe.bind((host, port))
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                raise ConfigError(f"port {port} on {host} is already in use",
-                                  hint=f"pass --port {port + 1}, or stop the other server") from None
-            raise ConfigError(f"cannot bind {host}:{port}: {exc.strerror}",
-                              hint="check --host (an address of this machine) and --port") from None
+                raise ConfigError(
+                    f"port {port} on {host} is already in use",
+                    hint=f"pass --port {port + 1}, or stop the other server",
+                ) from None
+            raise ConfigError(
+                f"cannot bind {host}:{port}: {exc.strerror}",
+                hint="check --host (an address of this machine) and --port",
+            ) from None

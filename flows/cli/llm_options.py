@@ -14,22 +14,59 @@ _ROLES = ("task-writer", "generator", "discriminator", "critic", "judge")
 def llm_options(fn):
     """Add --model, --api-base, --<role>-model, --<role>-backend, --llm-config, --llm-cache, --critics."""
     options = [
-        click.option("--model", default=None, help="litellm model for every LLM role, e.g. anthropic/claude-sonnet-4-5 "
-                     "or hosted_vllm/<name> (with --api-base)."),
-        click.option("--api-base", default=None, help="Base URL of an OpenAI-compatible server (vLLM, SGLang), "
-                     "e.g. http://host:8000/v1."),
-        *[click.option(f"--{role}-model", default=None, help=f"Model for the {role.replace('-', ' ')} (overrides --model).")
-          for role in _ROLES],
-        *[click.option(f"--{role}-backend", type=click.Choice(["procedural", "llm"]), default=None,
-                       help=f"Backend of the {role.replace('-', ' ')} (default: --backend).")
-          for role in ("task-writer", "generator", "discriminator")],
-        click.option("--llm-config", type=click.Path(dir_okay=False), default=None,
-                     help="YAML with per-role LLM settings (see infra/llm_config.py)."),
-        click.option("--llm-cache/--no-llm-cache", default=None,
-                     help="Cache model replies on disk (var/llm-cache) so reruns are reproducible."),
-        click.option("--critics", type=int, default=None, help="Critic votes per verified tuple (default 3 with --backend llm)."),
-        click.option("--agent-steps", type=int, default=12, show_default=True, help="Tool-call budget of each LLM agent turn."),
-    ]  # fmt: skip
+        click.option(
+            "--model",
+            default=None,
+            help="litellm model for every LLM role, e.g. anthropic/claude-sonnet-4-5 "
+            "or hosted_vllm/<name> (with --api-base).",
+        ),
+        click.option(
+            "--api-base",
+            default=None,
+            help="Base URL of an OpenAI-compatible server (vLLM, SGLang), e.g. http://host:8000/v1.",
+        ),
+        *[
+            click.option(
+                f"--{role}-model",
+                default=None,
+                help=f"Model for the {role.replace('-', ' ')} (overrides --model).",
+            )
+            for role in _ROLES
+        ],
+        *[
+            click.option(
+                f"--{role}-backend",
+                type=click.Choice(["procedural", "llm"]),
+                default=None,
+                help=f"Backend of the {role.replace('-', ' ')} (default: --backend).",
+            )
+            for role in ("task-writer", "generator", "discriminator")
+        ],
+        click.option(
+            "--llm-config",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="YAML with per-role LLM settings (see infra/llm_config.py).",
+        ),
+        click.option(
+            "--llm-cache/--no-llm-cache",
+            default=None,
+            help="Cache model replies on disk (var/llm-cache) so reruns are reproducible.",
+        ),
+        click.option(
+            "--critics",
+            type=int,
+            default=None,
+            help="Critic votes per verified tuple (default 3 with --backend llm).",
+        ),
+        click.option(
+            "--agent-steps",
+            type=int,
+            default=12,
+            show_default=True,
+            help="Tool-call budget of each LLM agent turn.",
+        ),
+    ]
     for option in reversed(options):
         fn = option(fn)
     return fn

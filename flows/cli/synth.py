@@ -12,8 +12,8 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from flows.cli import console, handle_errors
-from flows.cli_llm_options import llm_options
+from flows.cli.console import console, handle_errors
+from flows.cli.llm_options import llm_options
 
 
 class _ProgressHandler(logging.Handler):
@@ -50,16 +50,29 @@ def quiet_prefect_console(verbose: bool) -> None:
 @click.option("--workers", default=2, show_default=True, help="Tuples processed concurrently.")
 @click.option("--seed", type=int, default=None, help="Sampling seed (default: today's date).")
 @click.option("--max-rounds", default=5, show_default=True, help="Co-generation rounds per tuple.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output dir for bundles and Parquet (default ./output).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output dir for bundles and Parquet (default ./output).",
+)
 @click.option("--no-export", is_flag=True, help="Verify only; write no bundles.")
-@click.option("--until-verified", "verified_budget", type=int, default=None,
-              help="Sample batches of --count until this many tuples are verified and every app has its minimum.")
-@click.option("--max-batches", default=10, show_default=True, help="Upper bound on batches with --until-verified.")
+@click.option(
+    "--until-verified",
+    "verified_budget",
+    type=int,
+    default=None,
+    help="Sample batches of --count until this many tuples are verified and every app has its minimum.",
+)
+@click.option(
+    "--max-batches", default=10, show_default=True, help="Upper bound on batches with --until-verified."
+)
 @llm_options
 @click.pass_context
 @handle_errors
-def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export, verified_budget, max_batches, **llm):
+def synth(
+    ctx, count, apps, backend, workers, seed, max_rounds, out, no_export, verified_budget, max_batches, **llm
+):
     """Synthesise verified tuples: sample, co-generate, scan, export.
 
     Re-running with the same parameters resumes the run: finished tuples are read back from the
@@ -76,9 +89,19 @@ def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export, 
     from flows.synthesis import synthesis_flow
     from tasks.models import SynthParams
 
-    params = SynthParams(count=count, apps=[a.strip() for a in apps.split(",") if a.strip()], backend=backend,
-                         workers=workers, seed=seed, max_rounds=max_rounds, out=str(out) if out else None,
-                         export=not no_export, verified_budget=verified_budget, max_batches=max_batches, **llm)  # fmt: skip
+    params = SynthParams(
+        count=count,
+        apps=[a.strip() for a in apps.split(",") if a.strip()],
+        backend=backend,
+        workers=workers,
+        seed=seed,
+        max_rounds=max_rounds,
+        out=str(out) if out else None,
+        export=not no_export,
+        verified_budget=verified_budget,
+        max_batches=max_batches,
+        **llm,
+    )
     summary = _with_progress(lambda: synthesis_flow(params))
     print_summary(summary)
     exit_if_failed(summary)
@@ -87,23 +110,37 @@ def synth(ctx, count, apps, backend, workers, seed, max_rounds, out, no_export, 
 def exit_if_failed(summary) -> None:
     """Exit 1 when any part of the run failed: a tuple the pipeline itself failed on, or a data check.
     (A rejected tuple is a result, not a failure.)"""
-    broken = [o.task_id for o in summary.outcomes if o.reject_reason and o.reject_reason.value == "internal_error"]
+    broken = [
+        o.task_id for o in summary.outcomes if o.reject_reason and o.reject_reason.value == "internal_error"
+    ]
     if broken:
-        console.print(f"[bold red]error:[/] the pipeline failed on {len(broken)} tuple(s): {', '.join(broken[:5])}")
-        console.print("[yellow]hint:[/] their tracebacks are in the warehouse: "
-                      "cuagym sql \"SELECT task_id, error FROM tuples WHERE reject_reason = 'internal_error'\"")
+        console.print(
+            f"[bold red]error:[/] the pipeline failed on {len(broken)} tuple(s): {', '.join(broken[:5])}"
+        )
+        console.print(
+            "[yellow]hint:[/] their tracebacks are in the warehouse: "
+            "cuagym sql \"SELECT task_id, error FROM tuples WHERE reject_reason = 'internal_error'\""
+        )
     if summary.checks_failed:
-        console.print(f"[bold red]error:[/] {len(summary.checks_failed)} data check(s) failed: "
-                      f"{', '.join(summary.checks_failed[:5])}")
-        console.print("[yellow]hint:[/] cuagym sql \"SELECT * FROM data_checks WHERE NOT success\"")
+        console.print(
+            f"[bold red]error:[/] {len(summary.checks_failed)} data check(s) failed: "
+            f"{', '.join(summary.checks_failed[:5])}"
+        )
+        console.print('[yellow]hint:[/] cuagym sql "SELECT * FROM data_checks WHERE NOT success"')
     if broken or summary.checks_failed:
         sys.exit(1)
 
 
 def _with_progress(run):
     """Run a flow while a rich bar follows its `tasks.progress` events."""
-    progress = Progress(TextColumn("[bold]tuples"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.fields[status]}"), console=console)  # fmt: skip
+    progress = Progress(
+        TextColumn("[bold]tuples"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[status]}"),
+        console=console,
+    )
     handler = _ProgressHandler(progress)
     progress_logger = logging.getLogger("tasks.progress")
     progress_logger.addHandler(handler)
@@ -116,8 +153,8 @@ def _with_progress(run):
 
 
 def _print_coverage(summary) -> None:
-    from flows.cli_tables import coverage_table, print_chart, print_checks, print_quota_notes
-    from tasks.report import coverage, quota_notes
+    from flows.cli.tables import coverage_table, print_chart, print_checks, print_quota_notes
+    from tasks.coverage import coverage, quota_notes
 
     rows = coverage(Path(summary.warehouse), summary.run_id)
     if rows:
@@ -139,9 +176,15 @@ def print_summary(summary) -> None:
     for app, items in sorted(by_app.items()) + [("all", summary.outcomes)]:
         ok = sum(o.status in (TupleStatus.VERIFIED, TupleStatus.EXPORTED) for o in items)
         fresh = [o for o in items if not o.resumed]
-        table.add_row(app, str(len(items)), str(ok), str(len(items) - ok), str(len(items) - len(fresh)),
-                      f"{sum(o.rounds for o in items) / max(len(items), 1):.2f}",
-                      f"{sum(o.seconds for o in fresh) / max(len(fresh), 1):.2f}" if fresh else "-")  # fmt: skip
+        table.add_row(
+            app,
+            str(len(items)),
+            str(ok),
+            str(len(items) - ok),
+            str(len(items) - len(fresh)),
+            f"{sum(o.rounds for o in items) / max(len(items), 1):.2f}",
+            f"{sum(o.seconds for o in fresh) / max(len(fresh), 1):.2f}" if fresh else "-",
+        )
     console.print(table)
     reasons = Counter(o.reject_reason.value for o in summary.outcomes if o.reject_reason)
     if reasons:
@@ -154,7 +197,7 @@ def print_summary(summary) -> None:
     _print_coverage(summary)
     console.print(f"bundles:   {Path(summary.output) / 'final'}")
     console.print(f"parquet:   {Path(summary.output) / 'tuples.parquet'}")
-    console.print(f"warehouse: {summary.warehouse}  (query: cuagym sql \"SELECT * FROM tuple_status\")")
+    console.print(f'warehouse: {summary.warehouse}  (query: cuagym sql "SELECT * FROM tuple_status")')
     console.print(f"wall time: {summary.seconds:.1f} s")
 
 
@@ -180,8 +223,16 @@ def retry(ctx, ids, status, reason, app, limit, backend, workers, **llm):
     from flows.retry import retry_flow
     from tasks.models import RetryParams
 
-    params = RetryParams(task_ids=[i for i in ids.split(",") if i], status=status, reject_reason=reason, app=app,
-                         limit=limit, backend=backend, workers=workers, **llm)  # fmt: skip
+    params = RetryParams(
+        task_ids=[i for i in ids.split(",") if i],
+        status=status,
+        reject_reason=reason,
+        app=app,
+        limit=limit,
+        backend=backend,
+        workers=workers,
+        **llm,
+    )
     summary = _with_progress(lambda: retry_flow(params))
     print_summary(summary)
     exit_if_failed(summary)

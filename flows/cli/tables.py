@@ -15,18 +15,31 @@ def coverage_table(rows: list[dict], dimensions=("app", "difficulty", "scope", "
     for row in rows:
         if row["dimension"] not in dimensions:
             continue
-        quota = "" if row["quota_effective"] is None else f"{'≤' if row['bound'] == 'max' else '≥'} {row['quota_effective']:.2f}"
+        quota = (
+            ""
+            if row["quota_effective"] is None
+            else f"{'≤' if row['bound'] == 'max' else '≥'} {row['quota_effective']:.2f}"
+        )
         ok = "" if row["within_quota"] is None else ("[green]yes[/]" if row["within_quota"] else "[red]NO[/]")
-        table.add_row(row["dimension"], str(row["value"]), str(row["specs"]), str(row["verified"]),
-                      f"{row['share']:.2f}", quota, ok)  # fmt: skip
+        table.add_row(
+            row["dimension"],
+            str(row["value"]),
+            str(row["specs"]),
+            str(row["verified"]),
+            f"{row['share']:.2f}",
+            quota,
+            ok,
+        )
     return table
 
 
 def print_quota_notes(console: Console, notes: list[dict]) -> None:
     for note in notes:
         if not note["feasible"]:
-            console.print(f"[yellow]quota {note['quota']}={note['asked']:g} infeasible:[/] {note['why']}; "
-                          f"enforced {note['effective']:.3f} instead")  # fmt: skip
+            console.print(
+                f"[yellow]quota {note['quota']}={note['asked']:g} infeasible:[/] {note['why']}; "
+                f"enforced {note['effective']:.3f} instead"
+            )
 
 
 def print_checks(console: Console, total: int, failed: list[str]) -> None:
@@ -35,7 +48,9 @@ def print_checks(console: Console, total: int, failed: list[str]) -> None:
     if failed:
         console.print(f"[red]data checks: {len(failed)} of {total} failed:[/] {', '.join(failed)}")
     else:
-        console.print(f"data checks: [green]{total}/{total} passed[/] (great-expectations suites on tuples and exports)")
+        console.print(
+            f"data checks: [green]{total}/{total} passed[/] (great-expectations suites on tuples and exports)"
+        )
 
 
 def print_chart(console: Console, chart: str | None) -> None:

@@ -1,6 +1,6 @@
 """Entry point inside the sandbox: `python3 -m desktop_server --socket PATH [--width W --height H]`.
 
-Protocol with the host (infra/envs/desktop_sandbox.py), over stdin/stdout:
+Protocol with the host (infra/envs/desktop/sandbox.py), over stdin/stdout:
 1. the server boots the session while the host writes the access token as the first stdin line
    (never on argv or in the environment, where other guest processes could read it);
 2. the server reads the token, binds the Unix socket (0600) and prints one JSON line:
@@ -54,8 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="desktop_server %(levelname)s %(message)s"
     )
-    session = Session(SessionConfig(width=args.width, height=args.height,
-                                    accessibility=not args.no_accessibility, start_timeout_s=args.start_timeout))  # fmt: skip
+    session = Session(
+        SessionConfig(
+            width=args.width,
+            height=args.height,
+            accessibility=not args.no_accessibility,
+            start_timeout_s=args.start_timeout,
+        )
+    )
     try:
         session.start()  # booting does not need the token: the host may send it while X starts
         token = sys.stdin.readline().strip()
@@ -69,8 +75,17 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     import uvicorn
 
-    print(json.dumps({"ready": True, "socket": args.socket, "accessibility": session.accessibility,
-                      "started_in_s": round(session.started_in_s, 3)}), flush=True)  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "ready": True,
+                "socket": args.socket,
+                "accessibility": session.accessibility,
+                "started_in_s": round(session.started_in_s, 3),
+            }
+        ),
+        flush=True,
+    )
     threading.Thread(target=_exit_on_eof, args=(session,), daemon=True, name="stdin-eof").start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_keep_alive=60)
     uvicorn.Server(config).run(sockets=[sock])

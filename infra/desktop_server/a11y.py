@@ -73,8 +73,12 @@ def _attributes(node, pyatspi) -> tuple[dict[str, str], str]:
     except NotImplementedError:
         pass
     else:
-        for key, read in (("value", lambda: value.currentValue), ("min", lambda: value.minimumValue),
-                          ("max", lambda: value.maximumValue), ("step", lambda: value.minimumIncrement)):  # fmt: skip
+        for key, read in (
+            ("value", lambda: value.currentValue),
+            ("min", lambda: value.minimumValue),
+            ("max", lambda: value.maximumValue),
+            ("step", lambda: value.minimumIncrement),
+        ):
             with contextlib.suppress(Exception):  # an app may implement Value only partially
                 attrs[_q("val", key)] = str(read())
     try:
@@ -108,7 +112,7 @@ def _element(node, depth: int, flag: str | None, pyatspi) -> ET.Element:
             if i == MAX_WIDTH:
                 break
             element.append(_element(child, depth + 1, flag, pyatspi))
-    except Exception as exc:  # noqa: BLE001 - a child vanishing mid-walk must not lose the whole tree
+    except Exception as exc:
         print(f"a11y: children of {role} not read: {exc}", file=sys.stderr)
     return element
 

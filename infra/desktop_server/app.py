@@ -54,10 +54,14 @@ class TokenGuard:
         if presented is not None and hmac.compare_digest(presented, self._token):
             return await self.app(scope, receive, send)
         response = JSONResponse(
-            {"status": "error", "message": "missing or wrong token: send it as a Bearer token or as the "
-             "HTTP Basic password (http://cuagym:<token>@host:port)"},
-            status_code=401, headers={"WWW-Authenticate": 'Basic realm="cuagym desktop"'},
-        )  # fmt: skip
+            {
+                "status": "error",
+                "message": "missing or wrong token: send it as a Bearer token or as the "
+                "HTTP Basic password (http://cuagym:<token>@host:port)",
+            },
+            status_code=401,
+            headers={"WWW-Authenticate": 'Basic realm="cuagym desktop"'},
+        )
         await response(scope, receive, send)
 
 
@@ -74,8 +78,14 @@ async def _unexpected(request: Request, exc: Exception):
 
 def create_app(session: Session, token: str) -> TokenGuard:
     async def health(request: Request):
-        return reply({"status": "ok", "services": session.service_status(),
-                      "accessibility": session.accessibility, "started_in_s": round(session.started_in_s, 3)})  # fmt: skip
+        return reply(
+            {
+                "status": "ok",
+                "services": session.service_status(),
+                "accessibility": session.accessibility,
+                "started_in_s": round(session.started_in_s, 3),
+            }
+        )
 
     routes = [
         *routes_exec.make_routes(session),

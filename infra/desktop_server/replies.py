@@ -60,19 +60,29 @@ def guest_path(raw: str) -> str:
 
 
 def run_captured(
-    command: list[str] | str, *, shell: bool, timeout_s: float, cwd: str | None = None,
-    env: dict[str, str] | None = None, merge_stderr: bool = False,
-) -> tuple[int, str, str]:  # fmt: skip
+    command: list[str] | str,
+    *,
+    shell: bool,
+    timeout_s: float,
+    cwd: str | None = None,
+    env: dict[str, str] | None = None,
+    merge_stderr: bool = False,
+) -> tuple[int, str, str]:
     """Run a command to completion: (returncode, stdout, stderr), output decoded leniently.
 
     On timeout the command's whole process group is killed (a shell's children too) and
     subprocess.TimeoutExpired is raised. OSError (e.g. no such program) propagates.
     """
     proc = subprocess.Popen(
-        command, shell=shell, cwd=cwd, env={**os.environ, **env} if env else None,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, start_new_session=True,
-    )  # fmt: skip
+        command,
+        shell=shell,
+        cwd=cwd,
+        env={**os.environ, **env} if env else None,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
@@ -80,5 +90,8 @@ def run_captured(
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         raise
-    decode = lambda b: (b or b"").decode("utf-8", errors="replace")  # noqa: E731
-    return proc.returncode, decode(out), decode(err)
+    return proc.returncode, _text(out), _text(err)
+
+
+def _text(data: bytes | None) -> str:
+    return (data or b"").decode("utf-8", errors="replace")

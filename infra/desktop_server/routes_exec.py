@@ -56,8 +56,14 @@ def make_routes(session: Session) -> list[Route]:
         try:
             code, out, err = run_captured(command, shell=shell, timeout_s=timeout_s, env=extra_env)
         except subprocess.TimeoutExpired:
-            raise HttpError(500, {"status": "error", "timed_out": True,
-                                  "message": f"command timed out after {timeout_s:g} seconds"}) from None  # fmt: skip
+            raise HttpError(
+                500,
+                {
+                    "status": "error",
+                    "timed_out": True,
+                    "message": f"command timed out after {timeout_s:g} seconds",
+                },
+            ) from None
         except OSError as exc:
             raise HttpError(500, {"status": "error", "message": str(exc)}) from None
         return reply({"status": "success", "output": out, "error": err, "returncode": code})
@@ -77,18 +83,42 @@ def make_routes(session: Session) -> list[Route]:
                 ["python3", str(script)], shell=False, timeout_s=RUN_PYTHON_TIMEOUT_S
             )
         except subprocess.TimeoutExpired:
-            raise HttpError(500, {"status": "error", "message": "Execution timeout: Code took too long to execute",
-                                  "error": "TimeoutExpired", "need_more": False, "output": None}) from None  # fmt: skip
+            raise HttpError(
+                500,
+                {
+                    "status": "error",
+                    "message": "Execution timeout: Code took too long to execute",
+                    "error": "TimeoutExpired",
+                    "need_more": False,
+                    "output": None,
+                },
+            ) from None
         except OSError as exc:
-            raise HttpError(500, {"status": "error", "message": f"Execution error: {exc}", "error": str(exc),
-                                  "need_more": False, "output": None}) from None  # fmt: skip
+            raise HttpError(
+                500,
+                {
+                    "status": "error",
+                    "message": f"Execution error: {exc}",
+                    "error": str(exc),
+                    "need_more": False,
+                    "output": None,
+                },
+            ) from None
         finally:
             script.unlink(missing_ok=True)
         if returncode != 0 and not err:
             err = f"Process exited with code {returncode}"
         message = out + (("\n" if out else "") + err if err else "")
-        return reply({"status": "success" if returncode == 0 else "error", "message": message,
-                      "need_more": False, "output": out, "error": err, "return_code": returncode})  # fmt: skip
+        return reply(
+            {
+                "status": "success" if returncode == 0 else "error",
+                "message": message,
+                "need_more": False,
+                "output": out,
+                "error": err,
+                "return_code": returncode,
+            }
+        )
 
     async def run_bash_script(request: Request):
         data = await json_body(request)
@@ -102,8 +132,15 @@ def make_routes(session: Session) -> list[Route]:
         if working_dir:
             working_dir = os.path.expanduser(working_dir)
             if not os.path.exists(working_dir):
-                raise HttpError(400, {"status": "error", "output": f"Working directory does not exist: {working_dir}",
-                                      "error": "", "returncode": -1})  # fmt: skip
+                raise HttpError(
+                    400,
+                    {
+                        "status": "error",
+                        "output": f"Working directory does not exist: {working_dir}",
+                        "error": "",
+                        "returncode": -1,
+                    },
+                )
         return await _in_thread(_run_bash, str(script), timeout_s, working_dir)
 
     def _run_bash(script: str, timeout_s: float, working_dir: str | None):
@@ -112,11 +149,19 @@ def make_routes(session: Session) -> list[Route]:
         path = Path(tempfile.gettempdir()) / f"bash_exec_{uuid.uuid4().hex}.sh"
         path.write_text(script, encoding="utf-8")
         try:
-            code, out, _ = run_captured(["/bin/bash", str(path)], shell=False, timeout_s=timeout_s,
-                                        cwd=working_dir, merge_stderr=True)  # fmt: skip
+            code, out, _ = run_captured(
+                ["/bin/bash", str(path)], shell=False, timeout_s=timeout_s, cwd=working_dir, merge_stderr=True
+            )
         except subprocess.TimeoutExpired:
-            raise HttpError(500, {"status": "error", "output": f"Script execution timed out after {timeout_s:g} seconds",
-                                  "error": "", "returncode": -1}) from None  # fmt: skip
+            raise HttpError(
+                500,
+                {
+                    "status": "error",
+                    "output": f"Script execution timed out after {timeout_s:g} seconds",
+                    "error": "",
+                    "returncode": -1,
+                },
+            ) from None
         except OSError as exc:
             raise HttpError(
                 500, {"status": "error", "output": str(exc), "error": "", "returncode": -1}

@@ -63,8 +63,14 @@ def _pointer_and_size() -> tuple[int, int, int, int]:
 def dump_accessibility(session: Session, mode: str) -> str:
     """stdout of a11y.py (`tree`: the XML; `terminal`: JSON) or an HttpError saying why not."""
     if not session.accessibility:
-        raise HttpError(503, {"status": "error", "message": "accessibility is not running in this desktop "
-                              "(started with accessibility off, or at-spi2-core is not installed)"})  # fmt: skip
+        raise HttpError(
+            503,
+            {
+                "status": "error",
+                "message": "accessibility is not running in this desktop "
+                "(started with accessibility off, or at-spi2-core is not installed)",
+            },
+        )
     try:
         code, out, err = run_captured(
             [SYSTEM_PYTHON, str(A11Y_SCRIPT), mode], shell=False, timeout_s=A11Y_TIMEOUT_S
@@ -88,7 +94,7 @@ def make_routes(session: Session) -> list[Route]:
     async def screenshot(request: Request):
         try:
             png = await run_in_threadpool(screenshot_png)
-        except Exception as exc:  # noqa: BLE001 - process boundary: any grab failure is a 500 with its reason
+        except Exception as exc:
             raise HttpError(
                 500, {"status": "error", "message": f"screenshot failed: {type(exc).__name__}: {exc}"}
             ) from None

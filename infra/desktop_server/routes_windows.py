@@ -28,9 +28,23 @@ OPEN_TIMEOUT_S = 1800.0
 POLL_S = 0.1
 SETTLE_MAX_S = 20.0  # a window that keeps repainting (an animation) still counts as open after this
 OFFICE_SUFFIXES = {
-    ".xlsx", ".xls", ".xlsm", ".ods", ".csv", ".tsv", ".docx", ".doc", ".odt", ".rtf", ".txt",
-    ".pptx", ".ppt", ".odp", ".odg", ".pdf",
-}  # fmt: skip
+    ".xlsx",
+    ".xls",
+    ".xlsm",
+    ".ods",
+    ".csv",
+    ".tsv",
+    ".docx",
+    ".doc",
+    ".odt",
+    ".rtf",
+    ".txt",
+    ".pptx",
+    ".ppt",
+    ".odp",
+    ".odg",
+    ".pdf",
+}
 
 
 def list_windows() -> list[tuple[str, str]]:

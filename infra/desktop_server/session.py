@@ -94,11 +94,26 @@ class Session:
     def _start_xvfb(self, deadline: float) -> None:
         c = self.config
         read_fd, write_fd = os.pipe()
-        argv = ["Xvfb", DISPLAY, "-screen", "0", f"{c.width}x{c.height}x{c.depth}", "-nolisten", "tcp",
-                "-noreset", "-dpi", "96", "-auth", XAUTHORITY, "-displayfd", str(write_fd)]  # fmt: skip
+        argv = [
+            "Xvfb",
+            DISPLAY,
+            "-screen",
+            "0",
+            f"{c.width}x{c.height}x{c.depth}",
+            "-nolisten",
+            "tcp",
+            "-noreset",
+            "-dpi",
+            "96",
+            "-auth",
+            XAUTHORITY,
+            "-displayfd",
+            str(write_fd),
+        ]
         try:
-            self._services["Xvfb"] = subprocess.Popen(argv, pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
-                                                      stdout=subprocess.DEVNULL)  # fmt: skip
+            self._services["Xvfb"] = subprocess.Popen(
+                argv, pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+            )
         except FileNotFoundError:
             raise SessionError("Xvfb is not installed (apt-get install xvfb)") from None
         finally:
@@ -113,8 +128,9 @@ class Session:
         try:
             self._services["openbox"] = subprocess.Popen(
                 ["openbox", "--config-file", str(OPENBOX_RC), "--sm-disable"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            )  # fmt: skip
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+            )
         except FileNotFoundError:
             raise SessionError("openbox is not installed (apt-get install openbox)") from None
         while time.monotonic() < deadline:
@@ -131,10 +147,17 @@ class Session:
     def _start_accessibility(self, deadline: float) -> None:
         try:
             bus = subprocess.Popen(
-                ["dbus-daemon", "--session", f"--address={DBUS_ADDRESS}", "--nofork", "--nopidfile",
-                 "--print-address=1"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            )  # fmt: skip
+                [
+                    "dbus-daemon",
+                    "--session",
+                    f"--address={DBUS_ADDRESS}",
+                    "--nofork",
+                    "--nopidfile",
+                    "--print-address=1",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+            )
         except FileNotFoundError:
             raise SessionError("dbus-daemon is not installed (apt-get install dbus)") from None
         self._services["dbus"] = bus
@@ -145,8 +168,9 @@ class Session:
             log.warning("AT-SPI is not installed (apt-get install at-spi2-core); /accessibility will fail")
             return
         # Not waited for: apps ask the session bus for the accessibility bus, which waits for it.
-        self._services["at-spi"] = subprocess.Popen([str(launcher), "--launch-immediately"],
-                                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)  # fmt: skip
+        self._services["at-spi"] = subprocess.Popen(
+            [str(launcher), "--launch-immediately"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+        )
         self.accessibility = True
 
     def spawn(self, command: list[str] | str, *, shell: bool = False) -> subprocess.Popen:
@@ -156,8 +180,14 @@ class Session:
             command = [os.path.expanduser(arg) if arg.startswith("~/") else arg for arg in command]
         elif not shell:
             command = shlex.split(command)
-        proc = subprocess.Popen(command, shell=shell, cwd=HOME, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+        proc = subprocess.Popen(
+            command,
+            shell=shell,
+            cwd=HOME,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         with self._lock:
             self._children.append(proc)
         return proc

@@ -21,7 +21,7 @@ from infra.errors import EnvError
 from infra.sandbox import Limits, SandboxResult
 
 if TYPE_CHECKING:
-    from infra.envs.desktop_actions import GuiAction
+    from infra.envs.desktop.actions import GuiAction
 
 ScriptResult = SandboxResult
 
@@ -139,7 +139,8 @@ class EnvProvider(abc.ABC):
     name: str
 
     @abc.abstractmethod
-    def provision(self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None,
-                  apps: Sequence[str] = ()) -> Env:  # fmt: skip
+    def provision(
+        self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None, apps: Sequence[str] = ()
+    ) -> Env:
         """A fresh env for (task, role); from a snapshot when given, else an empty home. `apps` are
         the task's apps: a provider starts what they need (a hub session, a desktop app…)."""

@@ -25,8 +25,12 @@ from infra.sandbox import GUEST_HOME
 log = logging.getLogger(__name__)
 
 MAX_STATE_ENTRIES = 20_000  # a script that creates millions of files must not stall the pipeline
-_SPECIAL_KINDS = ((stat.S_ISFIFO, "fifo"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "char device"),
-                  (stat.S_ISBLK, "block device"))  # fmt: skip
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "fifo"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISCHR, "char device"),
+    (stat.S_ISBLK, "block device"),
+)
 
 
 def safe_script_name(name: str) -> str:
@@ -108,7 +112,9 @@ def guest_relative(path: str) -> PurePosixPath:
         try:
             p = p.relative_to(GUEST_HOME)
         except ValueError:
-            raise EnvError(f"{path!r} is outside {GUEST_HOME}", hint="envs expose only the guest home") from None
+            raise EnvError(
+                f"{path!r} is outside {GUEST_HOME}", hint="envs expose only the guest home"
+            ) from None
     if ".." in p.parts:
         raise EnvError(f"{path!r} climbs out with '..'", hint="name a path inside the home")
     return p
@@ -131,8 +137,10 @@ def open_in_home(home: Path, path: str) -> int:
     except FileNotFoundError:
         raise EnvError(f"no file {path!r} in the env", hint="list files with state_view()") from None
     except OSError as exc:
-        raise EnvError(f"cannot open {path!r}: {exc.strerror} (symlinks are not followed)",
-                       hint="only regular files inside the home can be read") from None  # fmt: skip
+        raise EnvError(
+            f"cannot open {path!r}: {exc.strerror} (symlinks are not followed)",
+            hint="only regular files inside the home can be read",
+        ) from None
     finally:
         os.close(fd)
     if not stat.S_ISREG(os.fstat(file_fd).st_mode):

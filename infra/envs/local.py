@@ -38,7 +38,7 @@ from infra.envs.home import (
     walk_state,
 )
 from infra.errors import EnvError
-from infra.guest import require_guest_python
+from infra.guest_python import require_guest_python
 from infra.sandbox import Bind, Isolation, Limits, prepare_home, run_in_sandbox
 
 log = logging.getLogger(__name__)
@@ -61,15 +61,23 @@ class HubRoute:
     def client(self, timeout_s: float = 10.0):
         import httpx
 
-        return httpx.Client(transport=httpx.HTTPTransport(uds=str(self.uds)), base_url="http://hub",
-                            timeout=timeout_s)  # fmt: skip
+        return httpx.Client(
+            transport=httpx.HTTPTransport(uds=str(self.uds)), base_url="http://hub", timeout=timeout_s
+        )
 
 
 class LocalEnv(Env):
     capabilities = frozenset({Capability.RUN_SCRIPT, Capability.STATE_VIEW, Capability.SNAPSHOT})
 
-    def __init__(self, provider: LocalProvider, env_id: str, task_id: str, role: EnvRole, root: Path,
-                 web_apps: Sequence[str] = ()) -> None:  # fmt: skip
+    def __init__(
+        self,
+        provider: LocalProvider,
+        env_id: str,
+        task_id: str,
+        role: EnvRole,
+        root: Path,
+        web_apps: Sequence[str] = (),
+    ) -> None:
         super().__init__(env_id, task_id, role)
         self.provider = provider
         self.web_apps = tuple(web_apps)
@@ -100,9 +108,16 @@ class LocalEnv(Env):
             if boxed:  # the guest's loopback port is forwarded to the hub socket, the only door in
                 argv = ["python3", HUB_ROUTE, "--uds", HUB_SOCKET, "--port", str(GUEST_HUB_PORT), "--", *argv]
                 binds += [Bind(hub.uds, HUB_SOCKET), Bind(HUB_ROUTE_SOURCE, HUB_ROUTE)]
-        return run_in_sandbox(argv, home=self.home, limits=limits or self.provider.limits, env=variables,
-                              binds=binds, guest_python=self.provider.guest_python,
-                              identity_dir=self.provider.root / ".identity", isolation=self.provider.isolation)  # fmt: skip
+        return run_in_sandbox(
+            argv,
+            home=self.home,
+            limits=limits or self.provider.limits,
+            env=variables,
+            binds=binds,
+            guest_python=self.provider.guest_python,
+            identity_dir=self.provider.root / ".identity",
+            isolation=self.provider.isolation,
+        )
 
     def state_view(self) -> StateView:
         self._check_open()
@@ -166,15 +181,17 @@ class LocalProvider(EnvProvider):
         self.keep = keep
         self.hub = hub
 
-    def provision(self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None,
-                  apps: Sequence[str] = ()) -> LocalEnv:  # fmt: skip
+    def provision(
+        self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None, apps: Sequence[str] = ()
+    ) -> LocalEnv:
         env_id = new_env_id()
         web_apps = [a for a in apps if self.hub is not None and a in self.hub.apps]
         if any(a in WEB_APPS for a in apps) and self.hub is None:
-            raise EnvError(f"task {task_id} needs the hub for {[a for a in apps if a in WEB_APPS]}",
-                           hint="start one (HubProcess) and pass LocalProvider(hub=HubRoute(...))")  # fmt: skip
+            raise EnvError(
+                f"task {task_id} needs the hub for {[a for a in apps if a in WEB_APPS]}",
+                hint="start one (HubProcess) and pass LocalProvider(hub=HubRoute(...))",
+            )
         env = LocalEnv(self, env_id, task_id, role, self.root / dir_safe(task_id) / env_id, web_apps)
         if from_snapshot is not None:
             env.restore(from_snapshot)
         return env
-

@@ -38,8 +38,9 @@ class BodyLimitMiddleware:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise PayloadTooLargeError(f"request body is over the {limit}-byte limit",
-                                               hint=f"send less, or raise {setting}")
+                    raise PayloadTooLargeError(
+                        f"request body is over the {limit}-byte limit", hint=f"send less, or raise {setting}"
+                    )
             return message
 
         await self.app(scope, limited_receive, send)
@@ -57,7 +58,15 @@ def _content_length(scope: Scope) -> int | None:
 
 async def _reject(send: Send, error: str, setting: str) -> None:
     body = orjson.dumps({"error": error, "hint": f"send less, or raise {setting}"})
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -39,11 +39,14 @@ class SessionDB:
         self.con.execute(SCHEMA)
 
     def save(self, app: str, sid: str, baseline: bytes | None, current: bytes | None, touched: float) -> None:
-        self.con.execute("INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?)", (app, sid, baseline, current, touched))
+        self.con.execute(
+            "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?)", (app, sid, baseline, current, touched)
+        )
 
     def load(self, app: str, sid: str) -> tuple[bytes | None, bytes | None, float] | None:
-        return self.con.execute("SELECT baseline, current, touched FROM sessions WHERE app = ? AND sid = ?",
-                                (app, sid)).fetchone()
+        return self.con.execute(
+            "SELECT baseline, current, touched FROM sessions WHERE app = ? AND sid = ?", (app, sid)
+        ).fetchone()
 
     def touch(self, app: str, sid: str, touched: float) -> None:
         self.con.execute("UPDATE sessions SET touched = ? WHERE app = ? AND sid = ?", (touched, app, sid))

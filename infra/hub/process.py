@@ -26,8 +26,15 @@ class HubStartError(CuagymError, TransientError):
 class HubProcess:
     """`with HubProcess(data_dir, uds) as hub:` — a hub serving `uds` (and optionally a TCP port)."""
 
-    def __init__(self, data_dir: Path, uds: Path, *, port: int = 0, apps: list[str] | None = None,
-                 start_timeout_s: float = 60.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        data_dir: Path,
+        uds: Path,
+        *,
+        port: int = 0,
+        apps: list[str] | None = None,
+        start_timeout_s: float = 60.0,
+    ) -> None:
         self.data_dir = data_dir
         self.uds = uds
         self.port = port
@@ -36,33 +43,44 @@ class HubProcess:
         self.proc: subprocess.Popen | None = None
 
     def client(self, timeout_s: float = 10.0) -> httpx.Client:
-        return httpx.Client(transport=httpx.HTTPTransport(uds=str(self.uds)), base_url="http://hub",
-                            timeout=timeout_s)  # fmt: skip
+        return httpx.Client(
+            transport=httpx.HTTPTransport(uds=str(self.uds)), base_url="http://hub", timeout=timeout_s
+        )
 
     def start(self) -> HubProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.uds.parent.mkdir(parents=True, exist_ok=True)
-        env = child_env({**os.environ, "CUAGYM_HUB_DATA_DIR": str(self.data_dir), "CUAGYM_HUB_UDS": str(self.uds),
-                         "CUAGYM_HUB_PORT": str(self.port)})  # fmt: skip
+        env = child_env(
+            {
+                **os.environ,
+                "CUAGYM_HUB_DATA_DIR": str(self.data_dir),
+                "CUAGYM_HUB_UDS": str(self.uds),
+                "CUAGYM_HUB_PORT": str(self.port),
+            }
+        )
         if self.apps:
             env["CUAGYM_HUB_APPS"] = ",".join(self.apps)
         log = open(self.data_dir / "hub.log", "ab")  # noqa: SIM115 - handed to the child
-        self.proc = subprocess.Popen([sys.executable, "-m", "infra.hub"], env=env, stdout=log, stderr=log,
-                                     start_new_session=True)  # fmt: skip
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "infra.hub"], env=env, stdout=log, stderr=log, start_new_session=True
+        )
         log.close()
         deadline = time.monotonic() + self.start_timeout_s
         with self.client(timeout_s=2.0) as client:
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
-                    raise HubStartError(f"the hub exited with {self.proc.returncode}",
-                                        hint=f"see {self.data_dir / 'hub.log'}")  # fmt: skip
+                    raise HubStartError(
+                        f"the hub exited with {self.proc.returncode}", hint=f"see {self.data_dir / 'hub.log'}"
+                    )
                 with contextlib.suppress(httpx.HTTPError):
                     if client.get("/healthz").status_code == 200:
                         return self
                 time.sleep(0.1)
         self.stop()
-        raise HubStartError(f"the hub did not answer on {self.uds} within {self.start_timeout_s:g} s",
-                            hint=f"see {self.data_dir / 'hub.log'}")  # fmt: skip
+        raise HubStartError(
+            f"the hub did not answer on {self.uds} within {self.start_timeout_s:g} s",
+            hint=f"see {self.data_dir / 'hub.log'}",
+        )
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

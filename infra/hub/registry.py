@@ -53,7 +53,8 @@ class MockApp:
             self.model.model_validate(state)
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in exc.errors()[:3]
+                f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
+                for err in exc.errors()[:3]
             )
             raise InvalidStateError(
                 f"state does not fit the {self.name} schema: {problems}",
@@ -65,7 +66,9 @@ def load_mock_apps(names: list[str] | tuple[str, ...]) -> list[MockApp]:
     """Import `infra.hub.apps.<name>.APP` for each name, in order; unknown names raise ConfigError."""
     unknown = [n for n in names if n not in ALL_APPS]
     if unknown:
-        raise ConfigError(f"unknown hub app(s): {', '.join(unknown)}", hint=f"choose from {', '.join(ALL_APPS)}")
+        raise ConfigError(
+            f"unknown hub app(s): {', '.join(unknown)}", hint=f"choose from {', '.join(ALL_APPS)}"
+        )
     if len(set(names)) != len(names):
         raise ConfigError(f"hub apps listed twice: {', '.join(names)}", hint="list each app once")
     apps = [importlib.import_module(f"infra.hub.apps.{name}").APP for name in names]

@@ -46,17 +46,28 @@ async def save_uploads(
 ) -> list[dict[str, Any]]:
     """Write each upload into `folder` (atomically) and describe it as the /upload contract says."""
     if not uploads:
-        raise BadRequestError("no file in the multipart body", hint='send multipart/form-data with a "file" field')
+        raise BadRequestError(
+            "no file in the multipart body", hint='send multipart/form-data with a "file" field'
+        )
     if len(uploads) > max_files:
-        raise BadRequestError(f"{len(uploads)} files in one upload", hint=f"send at most {max_files} per request")
+        raise BadRequestError(
+            f"{len(uploads)} files in one upload", hint=f"send at most {max_files} per request"
+        )
     described = []
     for upload in uploads:
         original = display_name(upload.filename)
         name = stored_name(original)
         size = _copy_atomically(upload, folder / name, max_bytes)
         content_type = upload.content_type or mimetypes.guess_type(original)[0] or "application/octet-stream"
-        described.append({"original_name": original, "stored_name": name, "size": size,
-                          "content_type": content_type, "url": f"{url_prefix}/{name}"})
+        described.append(
+            {
+                "original_name": original,
+                "stored_name": name,
+                "size": size,
+                "content_type": content_type,
+                "url": f"{url_prefix}/{name}",
+            }
+        )
     return described
 
 
@@ -64,8 +75,10 @@ def _copy_atomically(upload: UploadFile, target: Path, max_bytes: int) -> int:
     upload.file.seek(0, os.SEEK_END)
     size = upload.file.tell()
     if size > max_bytes:
-        raise PayloadTooLargeError(f"file {upload.filename!r} is {size} bytes",
-                                   hint=f"upload files under {max_bytes} bytes (CUAGYM_HUB_MAX_UPLOAD_BYTES)")
+        raise PayloadTooLargeError(
+            f"file {upload.filename!r} is {size} bytes",
+            hint=f"upload files under {max_bytes} bytes (CUAGYM_HUB_MAX_UPLOAD_BYTES)",
+        )
     upload.file.seek(0)
     fd, tmp = tempfile.mkstemp(prefix=".upload.", dir=target.parent)
     try:

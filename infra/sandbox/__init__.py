@@ -36,7 +36,21 @@ from infra.sandbox.limits import EXIT_DISK, EXIT_MEMORY, EXIT_TIMEOUT, Limits
 from infra.sandbox.run import SandboxResult, kill_tree, run_in_sandbox
 
 __all__ = [
-    "EXIT_DISK", "EXIT_MEMORY", "EXIT_TIMEOUT", "GUEST_HOME", "GUEST_PYTHON_DIR", "GUEST_UID", "HOME_SUBDIRS",
-    "Bind", "Isolation", "Limits", "SandboxCommand", "SandboxResult", "build_command", "bwrap_path",
-    "kill_tree", "prepare_home", "run_in_sandbox",
+    "EXIT_DISK",
+    "EXIT_MEMORY",
+    "EXIT_TIMEOUT",
+    "GUEST_HOME",
+    "GUEST_PYTHON_DIR",
+    "GUEST_UID",
+    "HOME_SUBDIRS",
+    "Bind",
+    "Isolation",
+    "Limits",
+    "SandboxCommand",
+    "SandboxResult",
+    "build_command",
+    "bwrap_path",
+    "kill_tree",
+    "prepare_home",
+    "run_in_sandbox",
 ]

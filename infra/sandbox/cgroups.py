@@ -3,7 +3,7 @@
 Each sandboxed run gets its own child cgroup under the cgroup this process already lives in, so the
 caps nest inside whatever limits the machine gives us. Only lowering is ever done: a child cgroup
 can never exceed its parent. When no writable cgroup hierarchy exists, `CgroupCaps.create` returns
-None and the sandbox falls back to a lowered address-space rlimit (see infra/sandbox.py).
+None and the sandbox falls back to a lowered address-space rlimit (see infra/sandbox/command.py).
 """
 
 from __future__ import annotations

@@ -65,7 +65,9 @@ def _identity_files(state_dir: Path) -> tuple[Path, Path]:
     """A passwd/group pair naming the guest user, so getpwuid() inside works as in a VM."""
     state_dir.mkdir(parents=True, exist_ok=True)
     passwd, group = state_dir / "passwd", state_dir / "group"
-    passwd_text = f"root:x:0:0:root:/root:/bin/sh\nuser:x:{GUEST_UID}:{GUEST_UID}:user:{GUEST_HOME}:/bin/bash\n"
+    passwd_text = (
+        f"root:x:0:0:root:/root:/bin/sh\nuser:x:{GUEST_UID}:{GUEST_UID}:user:{GUEST_HOME}:/bin/bash\n"
+    )
     if not passwd.exists() or passwd.read_text() != passwd_text:
         passwd.write_text(passwd_text)
         group.write_text(f"root:x:0:\nuser:x:{GUEST_UID}:\n")
@@ -92,11 +94,13 @@ class SandboxCommand:
             os.set_inheritable(fd, True)
             argv = [*self.wrappers, bwrap_path(), "--args", str(fd), "--", *self.command]
             try:
-                return subprocess.Popen(argv, env=HOST_ENV, start_new_session=True, close_fds=True,
-                                        pass_fds=(fd,), **popen)  # fmt: skip
+                return subprocess.Popen(
+                    argv, env=HOST_ENV, start_new_session=True, close_fds=True, pass_fds=(fd,), **popen
+                )
             except OSError as exc:
-                raise SandboxStartError(f"could not start the sandbox: {exc}",
-                                        hint="check that bwrap and prlimit are installed") from exc  # fmt: skip
+                raise SandboxStartError(
+                    f"could not start the sandbox: {exc}", hint="check that bwrap and prlimit are installed"
+                ) from exc
         finally:
             os.close(fd)
 
@@ -106,11 +110,21 @@ def _bind(src: Path, dest: str, *, writable: bool) -> list[str]:
 
 
 def _system_mounts(network: bool) -> list[str]:
-    args = ["--ro-bind", "/usr", "/usr",
-            # The sandbox's own procfs, read-only: with uid 1000 inside mapped to host root, a
-            # writable /proc/sys would let a script set host kernel settings (core_pattern).
-            "--proc", "/proc", "--remount-ro", "/proc",
-            "--dev", "/dev", "--dir", "/run/user"]  # fmt: skip
+    args = [
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        # The sandbox's own procfs, read-only: with uid 1000 inside mapped to host root, a
+        # writable /proc/sys would let a script set host kernel settings (core_pattern).
+        "--proc",
+        "/proc",
+        "--remount-ro",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--dir",
+        "/run/user",
+    ]
     if network:
         args.append("--share-net")
         if Path("/etc/resolv.conf").exists():
@@ -130,10 +144,18 @@ def _system_mounts(network: bool) -> list[str]:
 
 def _guest_env(path_dirs: list[str], env: Mapping[str, str]) -> list[str]:
     base = {
-        "HOME": GUEST_HOME, "USER": "user", "LOGNAME": "user", "SHELL": "/bin/bash",
-        "PATH": ":".join(path_dirs), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": "/tmp",
-        "XDG_RUNTIME_DIR": "/run/user", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
-    }  # fmt: skip
+        "HOME": GUEST_HOME,
+        "USER": "user",
+        "LOGNAME": "user",
+        "SHELL": "/bin/bash",
+        "PATH": ":".join(path_dirs),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TMPDIR": "/tmp",
+        "XDG_RUNTIME_DIR": "/run/user",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
     args: list[str] = []
     for key, value in {**base, **env}.items():
         args += ["--setenv", key, value]
@@ -144,8 +166,11 @@ def _wrappers(limits: Limits) -> tuple[list[str], cgroups.CgroupCaps | None]:
     """Outer wrappers, outermost first: join the cgroup, then lower rlimits (bwrap comes after)."""
     caps = cgroups.CgroupCaps.create(limits.memory_mb, limits.max_procs)
     file_bytes = limits.max_file_mb * 1024 * 1024
-    rlimits = [f"--fsize={file_bytes}:{file_bytes}", "--core=0:0",
-               f"--nofile={limits.max_open_files}:{limits.max_open_files}"]  # fmt: skip
+    rlimits = [
+        f"--fsize={file_bytes}:{file_bytes}",
+        "--core=0:0",
+        f"--nofile={limits.max_open_files}:{limits.max_open_files}",
+    ]
     if caps is None:
         # No cgroup: cap address space instead (coarser: counts mappings, not resident memory).
         as_bytes = limits.memory_mb * 1024 * 1024
@@ -175,10 +200,24 @@ def build_command(
     bwrap_path()  # fail early, with the install hint
     passwd, group = _identity_files(identity_dir)
     options = [
-        "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-        "--clearenv", "--hostname", "cuagym-guest", "--uid", str(GUEST_UID), "--gid", str(GUEST_UID),
-        *_system_mounts(network), "--size", str(limits.max_tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
-    ]  # fmt: skip
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        "--hostname",
+        "cuagym-guest",
+        "--uid",
+        str(GUEST_UID),
+        "--gid",
+        str(GUEST_UID),
+        *_system_mounts(network),
+        "--size",
+        str(limits.max_tmp_mb * 1024 * 1024),
+        "--tmpfs",
+        "/tmp",
+    ]
     options += _bind(passwd, "/etc/passwd", writable=False) + _bind(group, "/etc/group", writable=False)
     path_dirs = ["/usr/local/bin", "/usr/bin", "/bin"]
     if guest_python is not None:

@@ -24,15 +24,30 @@ class SandboxProcess:
     """
 
     def __init__(
-        self, argv: Sequence[str], *, home: Path, log_path: Path, limits: Limits | None = None,
-        env: Mapping[str, str] | None = None, binds: Sequence[Bind] = (), masks: Sequence[str] = (),
+        self,
+        argv: Sequence[str],
+        *,
+        home: Path,
+        log_path: Path,
+        limits: Limits | None = None,
+        env: Mapping[str, str] | None = None,
+        binds: Sequence[Bind] = (),
+        masks: Sequence[str] = (),
         network: bool = False,
-    ) -> None:  # fmt: skip
+    ) -> None:
         prepare_home(home)
         self.limits = limits or Limits(timeout_s=3600, memory_mb=4096)
-        self.cmd = build_command(argv, home=home, limits=self.limits, env=dict(env or {}), binds=binds,
-                                 network=network, guest_python=None, identity_dir=home.parent / ".identity",
-                                 masks=masks)  # fmt: skip
+        self.cmd = build_command(
+            argv,
+            home=home,
+            limits=self.limits,
+            env=dict(env or {}),
+            binds=binds,
+            network=network,
+            guest_python=None,
+            identity_dir=home.parent / ".identity",
+            masks=masks,
+        )
         self.log_path = log_path
         self._log = open(log_path, "ab")  # noqa: SIM115 - lives as long as the process
         try:

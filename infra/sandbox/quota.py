@@ -65,7 +65,9 @@ class HomeQuota:
 class QuotaWatch:
     """Polls a HomeQuota in a thread; calls `on_excess(reason)` once and stops when it is exceeded."""
 
-    def __init__(self, quota: HomeQuota, on_excess: Callable[[str], None], *, interval_s: float = POLL_S) -> None:
+    def __init__(
+        self, quota: HomeQuota, on_excess: Callable[[str], None], *, interval_s: float = POLL_S
+    ) -> None:
         self.quota = quota
         self.interval_s = interval_s
         self.on_excess = on_excess

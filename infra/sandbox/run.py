@@ -87,11 +87,20 @@ def run_in_sandbox(
     prepare_home(home)
     quota = HomeQuota(home, limits.max_home_mb * 1024 * 1024, limits.max_home_files)
     if isolation is Isolation.NONE:
-        return _run_unisolated(argv, home=home, limits=limits, env=env, stdin=stdin, guest_python=guest_python,
-                               quota=quota)  # fmt: skip
+        return _run_unisolated(
+            argv, home=home, limits=limits, env=env, stdin=stdin, guest_python=guest_python, quota=quota
+        )
     identity_dir = identity_dir or home.parent / ".sandbox-identity"
-    cmd = build_command(argv, home=home, limits=limits, env=env, binds=binds, network=network,
-                        guest_python=guest_python, identity_dir=identity_dir)  # fmt: skip
+    cmd = build_command(
+        argv,
+        home=home,
+        limits=limits,
+        env=env,
+        binds=binds,
+        network=network,
+        guest_python=guest_python,
+        identity_dir=identity_dir,
+    )
     try:
         return _execute(cmd, limits, stdin, quota, lambda: cmd.spawn(**_pipes(stdin)))
     finally:
@@ -100,11 +109,16 @@ def run_in_sandbox(
 
 
 def _pipes(stdin: bytes | None) -> dict:
-    return {"stdin": subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-            "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}  # fmt: skip
+    return {
+        "stdin": subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        "stdout": subprocess.PIPE,
+        "stderr": subprocess.PIPE,
+    }
 
 
-def _execute(cmd: SandboxCommand, limits: Limits, stdin: bytes | None, quota: HomeQuota, start) -> SandboxResult:
+def _execute(
+    cmd: SandboxCommand, limits: Limits, stdin: bytes | None, quota: HomeQuota, start
+) -> SandboxResult:
     started = time.monotonic()
     proc = start()
     if stdin is not None:
@@ -127,13 +141,22 @@ def _execute(cmd: SandboxCommand, limits: Limits, stdin: bytes | None, quota: Ho
     duration = time.monotonic() - started
     if not timed_out and returncode in (1, 125) and b"bwrap:" in bytes(err.head[:300]) and out.total == 0:
         # bwrap printed its own setup error: the sandbox never started, which a retry may fix.
-        raise SandboxStartError(f"sandbox failed to start: {err.text().strip()[:500]}",
-                                hint="is the home directory readable, and are user namespaces enabled?")  # fmt: skip
+        raise SandboxStartError(
+            f"sandbox failed to start: {err.text().strip()[:500]}",
+            hint="is the home directory readable, and are user namespaces enabled?",
+        )
     return _result(cmd, returncode, out, err, duration, timed_out, watch.reason)
 
 
-def _result(cmd: SandboxCommand, returncode: int, out: StreamCapture, err: StreamCapture, duration: float,
-            timed_out: bool, disk_reason: str | None) -> SandboxResult:  # fmt: skip
+def _result(
+    cmd: SandboxCommand,
+    returncode: int,
+    out: StreamCapture,
+    err: StreamCapture,
+    duration: float,
+    timed_out: bool,
+    disk_reason: str | None,
+) -> SandboxResult:
     oom = cmd.caps.oom_killed() if cmd.caps is not None else _looks_like_rlimit_oom(err)
     exit_code = returncode if returncode >= 0 else 128 - returncode
     stderr = err.text()
@@ -145,12 +168,17 @@ def _result(cmd: SandboxCommand, returncode: int, out: StreamCapture, err: Strea
     elif oom:
         exit_code = EXIT_MEMORY
     return SandboxResult(
-        exit_code=exit_code, stdout=out.text(), stderr=stderr, duration_s=round(duration, 4),
-        timed_out=timed_out, killed_for_memory=oom and not timed_out and disk_reason is None,
+        exit_code=exit_code,
+        stdout=out.text(),
+        stderr=stderr,
+        duration_s=round(duration, 4),
+        timed_out=timed_out,
+        killed_for_memory=oom and not timed_out and disk_reason is None,
         killed_for_disk=disk_reason is not None and not timed_out,
-        stdout_truncated=out.truncated, stderr_truncated=err.truncated,
+        stdout_truncated=out.truncated,
+        stderr_truncated=err.truncated,
         peak_memory_mb=cmd.caps.peak_memory_mb() if cmd.caps is not None else None,
-    )  # fmt: skip
+    )
 
 
 def _looks_like_rlimit_oom(err: StreamCapture) -> bool:
@@ -165,13 +193,23 @@ def _run_unisolated(argv, *, home, limits, env, stdin, guest_python, quota) -> S
     if guest_python is not None:
         path = f"{guest_python}/bin:{path}"
     full_env = {"HOME": str(home), "PATH": path, "LANG": "C.UTF-8", **env}
-    cmd = SandboxCommand(["prlimit", f"--as={limits.memory_mb * 1024 * 1024}", "--"], [], list(argv), None, True)
+    cmd = SandboxCommand(
+        ["prlimit", f"--as={limits.memory_mb * 1024 * 1024}", "--"], [], list(argv), None, True
+    )
 
     def start() -> subprocess.Popen:
         try:
-            return subprocess.Popen([*cmd.wrappers, *cmd.command], env=full_env, cwd=home,
-                                    start_new_session=True, close_fds=True, **_pipes(stdin))  # fmt: skip
+            return subprocess.Popen(
+                [*cmd.wrappers, *cmd.command],
+                env=full_env,
+                cwd=home,
+                start_new_session=True,
+                close_fds=True,
+                **_pipes(stdin),
+            )
         except OSError as exc:
-            raise SandboxStartError(f"could not start {argv[0]}: {exc}", hint="is prlimit installed?") from exc
+            raise SandboxStartError(
+                f"could not start {argv[0]}: {exc}", hint="is prlimit installed?"
+            ) from exc
 
     return _execute(cmd, limits, stdin, quota, start)

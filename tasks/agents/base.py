@@ -37,16 +37,21 @@ class FileBlob(BaseModel):
     data_b64: str
 
 
-MAX_BLOB_BYTES = 2 * 1024 * 1024  # per file: documents and workbooks are KBs; bigger ones are listed, not shipped
+MAX_BLOB_BYTES = (
+    2 * 1024 * 1024
+)  # per file: documents and workbooks are KBs; bigger ones are listed, not shipped
 MAX_STATE_BYTES = 16 * 1024 * 1024  # per state: bounds the JSON line that crosses the barrier
 
 
-def state_files(env: Env, view: StateView, *, max_file: int = MAX_BLOB_BYTES,
-                max_total: int = MAX_STATE_BYTES) -> list[FileBlob]:  # fmt: skip
+def state_files(
+    env: Env, view: StateView, *, max_file: int = MAX_BLOB_BYTES, max_total: int = MAX_STATE_BYTES
+) -> list[FileBlob]:
     """The contents of a state's small regular files (what `view` lists), smallest first until
     `max_total`; a file the env will not read (vanished, not regular) is skipped, as is a big one."""
     blobs, total = [], 0
-    for entry in sorted((f for f in view.files if f.kind == "file" and f.size <= max_file), key=lambda f: f.size):
+    for entry in sorted(
+        (f for f in view.files if f.kind == "file" and f.size <= max_file), key=lambda f: f.size
+    ):
         if total + entry.size > max_total:
             break
         try:
@@ -83,7 +88,9 @@ class DiscriminatorOutput(BaseModel):
 class Generator(Protocol):
     name: str
 
-    def generate(self, spec: TaskSpec, skill: Skill, review: str | None, round_no: int) -> GeneratorOutput: ...
+    def generate(
+        self, spec: TaskSpec, skill: Skill, review: str | None, round_no: int
+    ) -> GeneratorOutput: ...
 
 
 class Discriminator(Protocol):

@@ -21,7 +21,7 @@ def load_backend(spec: str, skills_dir: Path):
 
         return ProceduralDiscriminator(skills_dir)
     if spec.startswith("llm"):
-        from tasks.agents.llm_discriminator import LLMDiscriminator  # noqa: PLC0415 - optional backend
+        from tasks.agents.llm_discriminator import LLMDiscriminator
 
         return LLMDiscriminator.from_spec(spec, skills_dir)
     module_name, _, class_name = spec.partition(":")

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from infra.errors import TransientError
+from infra.library_env import LIBRARY_DEFAULTS
 from infra.sandbox import Bind
 from infra.sandbox.process import SandboxProcess
 from infra.settings import PROJECT_ROOT, Settings
@@ -43,9 +44,12 @@ def _hidden_paths(settings: Settings) -> list[str]:
     return hidden
 
 
-def worker_binds() -> list[Bind]:
-    """The interpreter and the code the worker needs, bound read-only at their own paths."""
+def worker_binds(skills_dir: Path | None = None) -> list[Bind]:
+    """The interpreter, the code and the skills the worker needs, bound read-only at their own paths
+    (a skills dir configured outside the checkout, CUAGYM_SKILLS_DIR, included)."""
     paths = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(), PROJECT_ROOT}
+    if skills_dir is not None and PROJECT_ROOT not in skills_dir.resolve().parents:
+        paths.add(skills_dir.resolve())
     return [Bind(p, str(p)) for p in sorted(paths)]
 
 
@@ -53,10 +57,18 @@ class IsolatedDiscriminator:
     """A Discriminator living in a sandboxed worker; one worker per thread, started on first use."""
 
     def __init__(
-        self, backend: str, settings: Settings, *, network: bool = False, env: Mapping[str, str] | None = None,
-        timeout_s: float = 600.0, binds: Sequence[Bind] = (), call_sink: Callable[[dict], None] | None = None,
-        wants_files: bool = False, name: str | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        backend: str,
+        settings: Settings,
+        *,
+        network: bool = False,
+        env: Mapping[str, str] | None = None,
+        timeout_s: float = 600.0,
+        binds: Sequence[Bind] = (),
+        call_sink: Callable[[dict], None] | None = None,
+        wants_files: bool = False,
+        name: str | None = None,
+    ) -> None:
         self.name = name or backend
         self.backend = backend
         self.settings = settings
@@ -76,11 +88,23 @@ class IsolatedDiscriminator:
             return worker
         self.settings.var_dir.mkdir(parents=True, exist_ok=True)
         workdir = Path(tempfile.mkdtemp(prefix="discriminator-", dir=self.settings.var_dir))
-        argv = [str(Path(sys.executable)), "-m", WORKER_MODULE, self.backend, str(self.settings.skills_dir.resolve())]
-        env = {"PYTHONPATH": str(PROJECT_ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True", **self.env}
-        worker = SandboxProcess(argv, home=workdir / "home", log_path=workdir / "worker.log", env=env,
-                                binds=worker_binds() + self.binds, masks=_hidden_paths(self.settings),
-                                network=self.network)  # fmt: skip
+        argv = [
+            str(Path(sys.executable)),
+            "-m",
+            WORKER_MODULE,
+            self.backend,
+            str(self.settings.skills_dir.resolve()),
+        ]
+        env = {"PYTHONPATH": str(PROJECT_ROOT), **LIBRARY_DEFAULTS, **self.env}
+        worker = SandboxProcess(
+            argv,
+            home=workdir / "home",
+            log_path=workdir / "worker.log",
+            env=env,
+            binds=worker_binds(self.settings.skills_dir) + self.binds,
+            masks=_hidden_paths(self.settings),
+            network=self.network,
+        )
         self._local.worker = worker
         with self._lock:
             self._workers.append((worker, workdir))
@@ -94,19 +118,25 @@ class IsolatedDiscriminator:
             tail = worker.stderr_tail()
             worker.close()
             self._local.worker = None
-            raise DiscriminatorCrashedError(f"the Discriminator process failed: {exc}; stderr: {tail[-800:]}",
-                                            hint="see the worker log; the next round starts a fresh worker") from None  # fmt: skip
+            raise DiscriminatorCrashedError(
+                f"the Discriminator process failed: {exc}; stderr: {tail[-800:]}",
+                hint="see the worker log; the next round starts a fresh worker",
+            ) from None
         try:
             reply = json.loads(raw)
         except ValueError:
-            raise AgentOutputError(f"the Discriminator worker sent a non-JSON reply: {raw[:200]!r}",
-                                   hint="workers must print exactly one JSON line per request") from None  # fmt: skip
+            raise AgentOutputError(
+                f"the Discriminator worker sent a non-JSON reply: {raw[:200]!r}",
+                hint="workers must print exactly one JSON line per request",
+            ) from None
         if self.call_sink is not None:
             for call in reply.get("calls") or []:
                 self.call_sink(call)
         if not reply.get("ok"):
-            raise AgentOutputError(f"Discriminator failed: {reply.get('error', 'no error text')}",
-                                   hint=reply.get("hint", "see the REVIEW feedback"))  # fmt: skip
+            raise AgentOutputError(
+                f"Discriminator failed: {reply.get('error', 'no error text')}",
+                hint=reply.get("hint", "see the REVIEW feedback"),
+            )
         return DiscriminatorOutput(reward_py=reply["reward_py"], notes=reply.get("notes", ""))
 
     def close(self) -> None:

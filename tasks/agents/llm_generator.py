@@ -87,8 +87,10 @@ class ScratchEnv:
         try:
             return tail(data.decode("utf-8"), 5_000)
         except UnicodeDecodeError:
-            return (f"binary file, {len(data):,} bytes (starts {data[:8]!r}); inspect it with run_python "
-                    "(openpyxl, python-docx, python-pptx, pypdf, zipfile)")  # fmt: skip
+            return (
+                f"binary file, {len(data):,} bytes (starts {data[:8]!r}); inspect it with run_python "
+                "(openpyxl, python-docx, python-pptx, pypdf, zipfile)"
+            )
 
     def reset(self, args: dict[str, Any]) -> str:
         self.env.close()
@@ -97,24 +99,43 @@ class ScratchEnv:
 
     def tools(self) -> list[Tool]:
         return [
-            Tool("run_python", "Run a Python 3 snippet (e.g. your draft initial_setup.py) in your scratch guest; "
-                 "files persist between calls. Returns exit code, stdout and stderr tails.",
-                 params_schema({"code": "the Python source to run"}), self.run_python),
-            Tool("list_files", "List files under /home/user of your scratch guest (size, mode, sha256 prefix).",
-                 params_schema({}, {"path": "only paths starting with this (relative to /home/user)"}), self.list_files),
-            Tool("read_file", "Read a text file of your scratch guest (binary files: size only).",
-                 params_schema({"path": "absolute under /home/user, or relative to it"}), self.read_file),
-            Tool("reset_env", "Throw the scratch guest away and start from an empty home.", params_schema({}), self.reset),
-        ]  # fmt: skip
+            Tool(
+                "run_python",
+                "Run a Python 3 snippet (e.g. your draft initial_setup.py) in your scratch guest; "
+                "files persist between calls. Returns exit code, stdout and stderr tails.",
+                params_schema({"code": "the Python source to run"}),
+                self.run_python,
+            ),
+            Tool(
+                "list_files",
+                "List files under /home/user of your scratch guest (size, mode, sha256 prefix).",
+                params_schema({}, {"path": "only paths starting with this (relative to /home/user)"}),
+                self.list_files,
+            ),
+            Tool(
+                "read_file",
+                "Read a text file of your scratch guest (binary files: size only).",
+                params_schema({"path": "absolute under /home/user, or relative to it"}),
+                self.read_file,
+            ),
+            Tool(
+                "reset_env",
+                "Throw the scratch guest away and start from an empty home.",
+                params_schema({}),
+                self.reset,
+            ),
+        ]
 
     def close(self) -> None:
         self.env.close()
 
 
 def _validate_submission(args: dict[str, Any]) -> GeneratorOutput:
-    return GeneratorOutput(initial_setup_py=validate_script("initial_setup.py", args.get("initial_setup_py")),
-                           golden_patch_py=validate_script("golden_patch.py", args.get("golden_patch_py")),
-                           notes=str(args.get("notes") or "")[:2000])  # fmt: skip
+    return GeneratorOutput(
+        initial_setup_py=validate_script("initial_setup.py", args.get("initial_setup_py")),
+        golden_patch_py=validate_script("golden_patch.py", args.get("golden_patch_py")),
+        notes=str(args.get("notes") or "")[:2000],
+    )
 
 
 def _block_name(block) -> str | None:
@@ -129,18 +150,25 @@ def _block_name(block) -> str | None:
 def parse_generator_text(text: str) -> GeneratorOutput:
     """Two fenced blocks: named initial_setup / golden_patch (info string, first comment, or the
     heading before them), else the first two python blocks in that order."""
-    blocks = [b for b in code_blocks(text) if b.info.split(" ")[0].lower() in ("", "python", "py", "python3")
-              or _block_name(b)]  # fmt: skip
+    blocks = [
+        b
+        for b in code_blocks(text)
+        if b.info.split(" ")[0].lower() in ("", "python", "py", "python3") or _block_name(b)
+    ]
     if not blocks:
         raise no_code_error(text, "two ```python blocks: initial_setup.py, then golden_patch.py")
     named = {name: b.body for b in blocks if (name := _block_name(b))}
     if len(named) < 2:
         if len(blocks) < 2:
-            raise AgentOutputError(f"found {len(blocks)} code block, expected two (initial_setup.py and golden_patch.py)",
-                                   hint="answer with both scripts, or call `submit`")  # fmt: skip
+            raise AgentOutputError(
+                f"found {len(blocks)} code block, expected two (initial_setup.py and golden_patch.py)",
+                hint="answer with both scripts, or call `submit`",
+            )
         named = {"initial_setup": blocks[0].body, "golden_patch": blocks[1].body}
     try:
-        return _validate_submission({"initial_setup_py": named["initial_setup"], "golden_patch_py": named["golden_patch"]})
+        return _validate_submission(
+            {"initial_setup_py": named["initial_setup"], "golden_patch_py": named["golden_patch"]}
+        )
     except ToolError as exc:
         raise AgentOutputError(str(exc), hint="fix the script, or call `submit` after testing it") from None
 
@@ -157,15 +185,34 @@ class LLMGenerator:
         scratch = ScratchEnv(self.provider, spec.id)
         try:
             tools = scratch.tools()
-            submit = Submit("Submit both scripts (this ends your turn).",
-                            params_schema({"initial_setup_py": "the full initial_setup.py source",
-                                           "golden_patch_py": "the full golden_patch.py source"},
-                                          {"notes": "anything the reviewer should know"}),
-                            _validate_submission, parse_generator_text)  # fmt: skip
-            prompt = render_prompt("generator", task=spec, skill=skill.text, review=review, round=round_no,
-                                   max_steps=self.max_steps, tools=[*tools, submit.tool()])  # fmt: skip
-            loop = AgentLoop(self.client, tools, submit, max_steps=self.max_steps,
-                             tags={"task_id": spec.id, "round": round_no})  # fmt: skip
+            submit = Submit(
+                "Submit both scripts (this ends your turn).",
+                params_schema(
+                    {
+                        "initial_setup_py": "the full initial_setup.py source",
+                        "golden_patch_py": "the full golden_patch.py source",
+                    },
+                    {"notes": "anything the reviewer should know"},
+                ),
+                _validate_submission,
+                parse_generator_text,
+            )
+            prompt = render_prompt(
+                "generator",
+                task=spec,
+                skill=skill.text,
+                review=review,
+                round=round_no,
+                max_steps=self.max_steps,
+                tools=[*tools, submit.tool()],
+            )
+            loop = AgentLoop(
+                self.client,
+                tools,
+                submit,
+                max_steps=self.max_steps,
+                tags={"task_id": spec.id, "round": round_no},
+            )
             return loop.run([{"role": "user", "content": prompt}])
         finally:
             scratch.close()

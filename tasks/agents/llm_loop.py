@@ -30,8 +30,10 @@ MAX_REPLY_CHARS = 200_000  # a script is a few KB; a reply this long is a runawa
 MAX_TOOL_RESULT_CHARS = 6_000  # what one tool result may add to the conversation (tokens cost money)
 QUOTE_CHARS = 200  # how much of a bad reply an error quotes back
 
-_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
-                    re.MULTILINE | re.DOTALL)  # fmt: skip
+_FENCE = re.compile(
+    r"^(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 class ToolError(Exception):
@@ -48,12 +50,17 @@ class Tool:
     run: Callable[[dict[str, Any]], str]
 
     def schema(self) -> dict[str, Any]:
-        return {"type": "function", "function": {"name": self.name, "description": self.description,
-                                                 "parameters": self.parameters}}  # fmt: skip
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
 
 
-def params_schema(required: dict[str, str], optional: dict[str, str] | None = None,
-                  enums: dict[str, list[str]] | None = None) -> dict[str, Any]:  # fmt: skip
+def params_schema(
+    required: dict[str, str],
+    optional: dict[str, str] | None = None,
+    enums: dict[str, list[str]] | None = None,
+) -> dict[str, Any]:
     """A JSON schema of string parameters: {name: description}."""
     props: dict[str, Any] = {}
     for name, text in {**required, **(optional or {})}.items():
@@ -85,15 +92,21 @@ def check_reply(reply: LLMReply, *, max_chars: int = MAX_REPLY_CHARS) -> None:
     """Raise AgentOutputError for a reply that is empty, truncated or oversized."""
     size = len(reply.content or "") + sum(len(c.arguments) for c in reply.tool_calls)
     if size > max_chars:
-        raise AgentOutputError(f"the reply is {size:,} characters long, over the limit of {max_chars:,}; "
-                               f"it starts {_quote(reply.content or reply.tool_calls[0].arguments)}",
-                               hint="reply with the scripts only, well under the limit")  # fmt: skip
+        raise AgentOutputError(
+            f"the reply is {size:,} characters long, over the limit of {max_chars:,}; "
+            f"it starts {_quote(reply.content or reply.tool_calls[0].arguments)}",
+            hint="reply with the scripts only, well under the limit",
+        )
     if reply.finish_reason == "length":
-        raise AgentOutputError(f"the reply was cut off at the token limit (finish_reason=length) after {size:,} "
-                               "characters", hint="write shorter scripts; do not repeat data the script can generate")  # fmt: skip
+        raise AgentOutputError(
+            f"the reply was cut off at the token limit (finish_reason=length) after {size:,} characters",
+            hint="write shorter scripts; do not repeat data the script can generate",
+        )
     if not reply.tool_calls and not (reply.content or "").strip():
-        raise AgentOutputError("the reply was empty: no text and no tool call",
-                               hint="call a tool, or answer with the fenced code blocks asked for")  # fmt: skip
+        raise AgentOutputError(
+            "the reply was empty: no text and no tool call",
+            hint="call a tool, or answer with the fenced code blocks asked for",
+        )
 
 
 def parse_arguments(call: ToolCall) -> dict[str, Any]:
@@ -102,12 +115,17 @@ def parse_arguments(call: ToolCall) -> dict[str, Any]:
     try:
         args = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise AgentOutputError(f"the arguments of tool call `{call.name}` are not valid JSON ({exc.msg} at "
-                               f"character {exc.pos}): {_quote(text)}",
-                               hint="tool arguments must be one JSON object; escape newlines and quotes in code") from None  # fmt: skip
+        raise AgentOutputError(
+            f"the arguments of tool call `{call.name}` are not valid JSON ({exc.msg} at "
+            f"character {exc.pos}): {_quote(text)}",
+            hint="tool arguments must be one JSON object; escape newlines and quotes in code",
+        ) from None
     if not isinstance(args, dict):
-        raise AgentOutputError(f"the arguments of tool call `{call.name}` are a JSON {type(args).__name__}, "
-                               f"not an object: {_quote(text)}", hint="pass arguments as a JSON object")  # fmt: skip
+        raise AgentOutputError(
+            f"the arguments of tool call `{call.name}` are a JSON {type(args).__name__}, "
+            f"not an object: {_quote(text)}",
+            hint="pass arguments as a JSON object",
+        )
     return args
 
 
@@ -122,17 +140,25 @@ def code_blocks(text: str) -> list[CodeBlock]:
     """Every closed fenced code block of `text`; raises AgentOutputError for an unclosed one."""
     blocks, last_end = [], 0
     for m in _FENCE.finditer(text):
-        blocks.append(CodeBlock(m.group("info").strip(), m.group("body"), text[max(last_end, m.start() - 200):m.start()]))
+        blocks.append(
+            CodeBlock(
+                m.group("info").strip(), m.group("body"), text[max(last_end, m.start() - 200) : m.start()]
+            )
+        )
         last_end = m.end()
     if re.search(r"^(`{3,}|~{3,})", text[last_end:], re.MULTILINE):
-        raise AgentOutputError(f"a fenced code block is opened but never closed (truncated reply?): "
-                               f"{_quote(text[last_end:])}", hint="close every ``` block")  # fmt: skip
+        raise AgentOutputError(
+            f"a fenced code block is opened but never closed (truncated reply?): {_quote(text[last_end:])}",
+            hint="close every ``` block",
+        )
     return blocks
 
 
 def no_code_error(text: str, wanted: str) -> AgentOutputError:
-    return AgentOutputError(f"no fenced code block in the reply (expected {wanted}); the reply was {_quote(text)}",
-                            hint="call `submit`, or answer with the fenced ```python blocks asked for")  # fmt: skip
+    return AgentOutputError(
+        f"no fenced code block in the reply (expected {wanted}); the reply was {_quote(text)}",
+        hint="call `submit`, or answer with the fenced ```python blocks asked for",
+    )
 
 
 @dataclass
@@ -187,5 +213,7 @@ class AgentLoop:
             if step == self.max_steps - 1:  # one call left: say so, or the budget runs out mid-exploration
                 messages.append({"role": "user", "content": "You have one step left: call `submit` now."})
         why = f"; the last submission was rejected: {last_rejection}" if last_rejection else ""
-        raise AgentOutputError(f"no accepted submission within the step budget of {self.max_steps} model calls{why}",
-                               hint="test less and submit earlier; fix what the last rejection names")  # fmt: skip
+        raise AgentOutputError(
+            f"no accepted submission within the step budget of {self.max_steps} model calls{why}",
+            hint="test less and submit earlier; fix what the last rejection names",
+        )

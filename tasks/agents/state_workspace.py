@@ -31,8 +31,11 @@ MEMORY_CAP = 2048 * 1024 * 1024
 
 
 def _limits() -> None:  # runs in the child before exec: only ever lowers limits
-    for res, cap in ((resource.RLIMIT_AS, MEMORY_CAP), (resource.RLIMIT_FSIZE, 256 * 1024 * 1024),
-                     (resource.RLIMIT_CORE, 0)):  # fmt: skip
+    for res, cap in (
+        (resource.RLIMIT_AS, MEMORY_CAP),
+        (resource.RLIMIT_FSIZE, 256 * 1024 * 1024),
+        (resource.RLIMIT_CORE, 0),
+    ):
         soft, hard = resource.getrlimit(res)
         new = cap if hard == resource.RLIM_INFINITY else min(cap, hard)
         resource.setrlimit(res, (new, new))
@@ -46,8 +49,10 @@ class StateWorkspace:
         self.workspace = workspace
         self.python = python or (str(GUEST_PYTHON) if GUEST_PYTHON.exists() else sys.executable)
         self.views = {"initial": request.initial_state, "golden": request.golden_state}
-        self.files = {"initial": {b.path: b.data_b64 for b in request.initial_files},
-                      "golden": {b.path: b.data_b64 for b in request.golden_files}}  # fmt: skip
+        self.files = {
+            "initial": {b.path: b.data_b64 for b in request.initial_files},
+            "golden": {b.path: b.data_b64 for b in request.golden_files},
+        }
         self.current: str | None = None
 
     def _which(self, env: object) -> str:
@@ -73,8 +78,10 @@ class StateWorkspace:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            return (f"binary file, {len(data):,} bytes (starts {data[:8]!r}); inspect it with run_python "
-                    "(openpyxl, python-docx, python-pptx, pypdf, zipfile)")  # fmt: skip
+            return (
+                f"binary file, {len(data):,} bytes (starts {data[:8]!r}); inspect it with run_python "
+                "(openpyxl, python-docx, python-pptx, pypdf, zipfile)"
+            )
         return text if len(text) <= limit else text[:limit] + f"\n… [{len(text) - limit:,} more characters]"
 
     def changes(self) -> str:
@@ -83,10 +90,17 @@ class StateWorkspace:
         after = {f.path: f for f in self.views["golden"].files}
         added = sorted(set(after) - set(before))
         removed = sorted(set(before) - set(after))
-        changed = sorted(p for p in set(before) & set(after)
-                         if (before[p].sha256, before[p].kind, before[p].target) != (after[p].sha256, after[p].kind, after[p].target))  # fmt: skip
-        parts = [f"{label}: {', '.join(paths[:40])}" for label, paths in
-                 (("added", added), ("removed", removed), ("modified", changed)) if paths]  # fmt: skip
+        changed = sorted(
+            p
+            for p in set(before) & set(after)
+            if (before[p].sha256, before[p].kind, before[p].target)
+            != (after[p].sha256, after[p].kind, after[p].target)
+        )
+        parts = [
+            f"{label}: {', '.join(paths[:40])}"
+            for label, paths in (("added", added), ("removed", removed), ("modified", changed))
+            if paths
+        ]
         return "; ".join(parts) or "nothing (the two states are identical)"
 
     def materialise(self, env: object) -> list[str]:
@@ -120,19 +134,33 @@ class StateWorkspace:
         self.current = which
         return missing
 
-    def run(self, env: object, source: str, *, name: str = "snippet.py", timeout_s: float = RUN_TIMEOUT_S) -> SandboxResult:
+    def run(
+        self, env: object, source: str, *, name: str = "snippet.py", timeout_s: float = RUN_TIMEOUT_S
+    ) -> SandboxResult:
         """Materialise `env`, then run `source` as `python3 <name>` with HOME = the workspace."""
         self.materialise(env)
         with tempfile.TemporaryDirectory(prefix="cuagym-run-") as tmp:
             script, out_path, err_path = Path(tmp) / name, Path(tmp) / "out", Path(tmp) / "err"
             script.write_text(source, encoding="utf-8")
-            env_vars = {"HOME": str(self.workspace), "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
-                        "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": tmp}  # fmt: skip
+            env_vars = {
+                "HOME": str(self.workspace),
+                "PATH": "/usr/local/bin:/usr/bin:/bin",
+                "LANG": "C.UTF-8",
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "TMPDIR": tmp,
+            }
             start = time.monotonic()
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
-                proc = subprocess.Popen([self.python, str(script)], cwd=self.workspace, env=env_vars, stdout=out,
-                                        stderr=err, stdin=subprocess.DEVNULL, start_new_session=True,
-                                        preexec_fn=_limits)  # fmt: skip
+                proc = subprocess.Popen(
+                    [self.python, str(script)],
+                    cwd=self.workspace,
+                    env=env_vars,
+                    stdout=out,
+                    stderr=err,
+                    stdin=subprocess.DEVNULL,
+                    start_new_session=True,
+                    preexec_fn=_limits,
+                )
                 try:
                     code = proc.wait(timeout=timeout_s)
                     timed_out = False
@@ -140,9 +168,13 @@ class StateWorkspace:
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait()
                     code, timed_out = EXIT_TIMEOUT, True
-            return SandboxResult(exit_code=code if code >= 0 else 128 - code, stdout=_read_capped(out_path),
-                                 stderr=_read_capped(err_path), duration_s=round(time.monotonic() - start, 4),
-                                 timed_out=timed_out)  # fmt: skip
+            return SandboxResult(
+                exit_code=code if code >= 0 else 128 - code,
+                stdout=_read_capped(out_path),
+                stderr=_read_capped(err_path),
+                duration_s=round(time.monotonic() - start, 4),
+                timed_out=timed_out,
+            )
 
 
 def _read_capped(path: Path) -> str:

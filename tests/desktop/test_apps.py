@@ -15,10 +15,13 @@ pytestmark = pytest.mark.slow
 ST = "{https://accessibility.ubuntu.example.org/ns/state}"
 
 
-@pytest.mark.parametrize(("family", "app", "title"), [
-    ("writer.heading_styles", "writer", "LibreOffice Writer"),
-    ("impress.reorder_slides", "impress", "LibreOffice Impress"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("family", "app", "title"),
+    [
+        ("writer.heading_styles", "writer", "LibreOffice Writer"),
+        ("impress.reorder_slides", "impress", "LibreOffice Impress"),
+    ],
+)
 def test_app_opens_a_generated_document(desktop, families, tmp_path, family, app, title):
     bundle = export_bundle(families, family, 1, tmp_path / "final")
     opened = desktop.setup_from_config(bundle / "config.json", timeout_s=240)

@@ -51,8 +51,13 @@ def test_serve_sets_up_a_bundle_and_stops_on_ctrl_c(tmp_path, families, desktop_
     cuagym = Path(sys.executable).with_name(
         "cuagym"
     )  # the console script (`python -m flows.cli` cannot import itself)
-    proc = subprocess.Popen([str(cuagym), "desktop", "serve", "--bundle", str(bundle)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    proc = subprocess.Popen(
+        [str(cuagym), "desktop", "serve", "--bundle", str(bundle)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         fields = _read_until(proc, "opened", timeout_s=300)
         url, token = fields["server"].split("token")[0].strip(), fields["server"].rsplit(" ", 1)[1]

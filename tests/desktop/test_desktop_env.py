@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from infra.envs.base import Capability, EnvRole
-from infra.envs.desktop_actions import Click, KeyPress
+from infra.envs.desktop.actions import Click, KeyPress
 from infra.errors import DesktopError, DesktopServerError, EnvError
 
 from .conftest import png_size
@@ -28,8 +28,12 @@ def _alive(pid: int) -> bool:
 
 def test_scripts_state_snapshot_and_reset(desktop):
     assert {Capability.SCREENSHOT, Capability.GUI_INPUT, Capability.SNAPSHOT} <= desktop.capabilities
-    made = desktop.run_script("import os, pathlib\npathlib.Path('/home/user/Desktop/a.txt').write_text(os.environ['X'])\n"
-                              "print(os.environ['DISPLAY'])", name="w.py", env={"X": "one"})  # fmt: skip
+    made = desktop.run_script(
+        "import os, pathlib\npathlib.Path('/home/user/Desktop/a.txt').write_text(os.environ['X'])\n"
+        "print(os.environ['DISPLAY'])",
+        name="w.py",
+        env={"X": "one"},
+    )
     assert made.ok and made.stdout == ":0\n"
     assert desktop.state_view().entry("Desktop/a.txt").size == 3
     snap = desktop.snapshot()
@@ -38,8 +42,11 @@ def test_scripts_state_snapshot_and_reset(desktop):
     assert desktop.read_file("Desktop/a.txt") == b"one"
     desktop.reset()  # back to the state at provision: an empty Desktop
     assert desktop.state_view().entry("Desktop/a.txt") is None
-    timed_out = desktop.run_script("import time; time.sleep(30)", name="slow.py",
-                                   limits=desktop.provider.script_limits.__class__(timeout_s=1))  # fmt: skip
+    timed_out = desktop.run_script(
+        "import time; time.sleep(30)",
+        name="slow.py",
+        limits=desktop.provider.script_limits.__class__(timeout_s=1),
+    )
     assert timed_out.timed_out and timed_out.exit_code == 124
 
 

@@ -11,7 +11,7 @@ import time
 import openpyxl
 import pytest
 
-from infra.envs.desktop_actions import KeyPress, TypeText
+from infra.envs.desktop.actions import KeyPress, TypeText
 
 from .conftest import export_bundle, save_screenshot
 
@@ -26,7 +26,7 @@ def _saved_formula(env, path: str, cell: str, timeout_s: float = 90.0):
     while time.monotonic() < deadline:
         try:
             value = openpyxl.load_workbook(io.BytesIO(env.read_file(path))).active[cell].value
-        except Exception:  # noqa: BLE001 - a file caught mid-write is retried until the deadline
+        except Exception:
             value = None
         if isinstance(value, str) and value.startswith("="):
             return value

@@ -55,15 +55,22 @@ def test_setup_controller_runs_a_bundle_config_and_opens_the_file(
     setup.setup([{"type": "open", "parameters": {"path": document}}])  # returns once the window is up
     name = document.rsplit("/", 1)[1]
     assert any(name in title and "LibreOffice Calc" in title for title in desktop.window_titles())
-    setup.setup([{"type": "activate_window", "parameters": {"window_name": name}},
-                 {"type": "close_window", "parameters": {"window_name": name}}])  # fmt: skip
+    setup.setup(
+        [
+            {"type": "activate_window", "parameters": {"window_name": name}},
+            {"type": "close_window", "parameters": {"window_name": name}},
+        ]
+    )
     desktop.wait_for_window(name, gone=True, timeout_s=60)
 
     # The evaluator as OSWorld runs it: postconfig uploads reward.py, `vm_command_line` POSTs the
     # command to /execute; on the untouched initial state the task is not done.
     evaluator = config["evaluator"]
     assert setup.setup(evaluator["postconfig"]) is True
-    graded = requests.post(f"http://{vm_ip}:{port}/execute", json={"command": evaluator["result"]["command"],
-                                                                  "shell": False}, timeout=120).json()  # fmt: skip
+    graded = requests.post(
+        f"http://{vm_ip}:{port}/execute",
+        json={"command": evaluator["result"]["command"], "shell": False},
+        timeout=120,
+    ).json()
     assert graded["returncode"] == 0 and graded["output"].strip().splitlines()[-1] == "REWARD: 0.0"
     assert "REWARD: 1.0" not in graded["output"]  # check_include_exclude would score it 0

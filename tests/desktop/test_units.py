@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 
 from infra.desktop_server.app import create_app
 from infra.desktop_server.session import Session, SessionConfig
-from infra.envs.desktop_actions import GUI_ACTION, Click, KeyPress, Scroll, TypeText, xdotool_args
-from infra.envs.desktop_setup import load_task, task_documents
+from infra.envs.desktop.actions import GUI_ACTION, Click, KeyPress, Scroll, TypeText, xdotool_args
+from infra.envs.desktop.setup import load_task, task_documents
 from infra.errors import ConfigError
 
 from .conftest import export_bundle
@@ -132,8 +132,12 @@ def test_execute_shapes_and_errors(server):
 def test_file_routes_shapes_and_errors(server, tmp_path: Path):
     auth = {"Authorization": f"Bearer {TOKEN}"}
     target = tmp_path / "deep" / "dir" / "f.bin"
-    up = server.post("/setup/upload", data={"file_path": str(target)}, files={"file_data": ("f.bin", b"\x00\x01abc")},
-                     headers=auth)  # fmt: skip
+    up = server.post(
+        "/setup/upload",
+        data={"file_path": str(target)},
+        files={"file_data": ("f.bin", b"\x00\x01abc")},
+        headers=auth,
+    )
     assert (
         up.status_code == 200
         and up.text == "File Uploaded: 5 bytes"

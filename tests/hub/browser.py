@@ -49,6 +49,6 @@ def inject(hub: HubProcess, app: str, sid: str, state: dict) -> None:
 def only_new_entry(diff: dict, prefix: str) -> tuple[str, dict]:
     """The single added entry under `prefix` (asserting the diff holds nothing else)."""
     assert len(diff) == 1, diff
-    (path, change), = diff.items()
+    ((path, change),) = diff.items()
     assert path.startswith(prefix) and change["old"] is None, diff
     return path.removeprefix(prefix), change["new"]

@@ -20,8 +20,15 @@ import pytest
 from infra.settings import PROJECT_ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCREENSHOTS = PROJECT_ROOT / "var" / "screenshots"
 
 
@@ -54,8 +61,13 @@ class HubProcess:
         # Output goes to a file: a pipe nobody reads could fill up and stall the server.
         self.log = self.data_dir.parent / f"{self.data_dir.name}-{self.port}.log"
         with self.log.open("wb") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "infra.hub"], cwd=PROJECT_ROOT, env=env,
-                                         stdout=log, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "infra.hub"],
+                cwd=PROJECT_ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -80,8 +92,9 @@ class HubProcess:
 @pytest.fixture(scope="session")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubProcess]:
     # Small limits keep the oversize cases cheap; the TTL is the default hour.
-    server = HubProcess(tmp_path_factory.mktemp("hub-data"), max_body_bytes=1_048_576,
-                        max_upload_bytes=2_097_152).start()
+    server = HubProcess(
+        tmp_path_factory.mktemp("hub-data"), max_body_bytes=1_048_576, max_upload_bytes=2_097_152
+    ).start()
     yield server
     server.stop()
 

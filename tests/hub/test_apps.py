@@ -49,5 +49,11 @@ def test_mail_refuses_a_message_keyed_sender_instead_of_from():
     from infra.hub.apps.mail.state import Message
 
     with pytest.raises(pydantic.ValidationError, match="from"):
-        Message.model_validate({"folder": "inbox", "thread": "t1", "date": "2024-05-01T09:00:00",
-                                "sender": {"name": "Ana", "email": "ana@example.com"}})  # fmt: skip
+        Message.model_validate(
+            {
+                "folder": "inbox",
+                "thread": "t1",
+                "date": "2024-05-01T09:00:00",
+                "sender": {"name": "Ana", "email": "ana@example.com"},
+            }
+        )

@@ -261,8 +261,11 @@ def test_sids_longer_than_128_characters_are_400(api):
 
 def test_partial_state_on_a_never_set_sid_is_422(api):
     sid = new_sid()
-    response = api.http.post(f"{api.base}/post", params={"sid": sid},
-                             json={"action": "set_current", "state": {PROBE: {"version": 1}}})  # fmt: skip
+    response = api.http.post(
+        f"{api.base}/post",
+        params={"sid": sid},
+        json={"action": "set_current", "state": {PROBE: {"version": 1}}},
+    )
     assert response.status_code == 422 and set(response.json()) == {"error", "hint"}
     assert api.state(sid)["stored_state"] is None
 

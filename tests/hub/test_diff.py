@@ -8,7 +8,12 @@ from infra.hub.diff import VolatileKeys, deep_merge, json_equal, state_diff
 def test_deep_merge_recurses_objects_and_replaces_everything_else():
     base = {"a": {"x": 1, "y": {"z": 2}}, "list": [1, 2], "keep": True}
     patch = {"a": {"y": {"w": 3}}, "list": [3], "new": None}
-    assert deep_merge(base, patch) == {"a": {"x": 1, "y": {"z": 2, "w": 3}}, "list": [3], "keep": True, "new": None}
+    assert deep_merge(base, patch) == {
+        "a": {"x": 1, "y": {"z": 2, "w": 3}},
+        "list": [3],
+        "keep": True,
+        "new": None,
+    }
     assert base == {"a": {"x": 1, "y": {"z": 2}}, "list": [1, 2], "keep": True}  # inputs untouched
 
 
@@ -39,7 +44,10 @@ def test_null_and_missing_are_the_same_value():
 def test_volatile_patterns_hide_whole_subtrees_and_wildcard_segments():
     volatile = VolatileKeys(["ui", "issues.*.updated"])
     old = {"ui": {"x": 1}, "issues": {"A-1": {"updated": "t1", "status": "todo"}}}
-    new = {"ui": {"x": 2, "y": 3}, "issues": {"A-1": {"updated": "t2", "status": "done"}, "A-2": {"updated": "t3"}}}
+    new = {
+        "ui": {"x": 2, "y": 3},
+        "issues": {"A-1": {"updated": "t2", "status": "done"}, "A-2": {"updated": "t3"}},
+    }
     assert state_diff(old, new, volatile) == {
         "issues.A-1.status": {"old": "todo", "new": "done"},
         "issues.A-2": {"old": None, "new": {"updated": "t3"}},

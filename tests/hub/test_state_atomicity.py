@@ -167,11 +167,15 @@ def fail_once(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list
     return calls
 
 
-@pytest.mark.parametrize("payload", [
-    {"action": "set", "state": {"extra": {"v": 9}}},
-    {"action": "set_current", "state": {"extra": {"v": 9}}, "merge": True},
-    {"action": "reset"},
-], ids=lambda p: p["action"])  # fmt: skip
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"action": "set", "state": {"extra": {"v": 9}}},
+        {"action": "set_current", "state": {"extra": {"v": 9}}, "merge": True},
+        {"action": "reset"},
+    ],
+    ids=lambda p: p["action"],
+)
 def test_a_failed_write_changes_nothing_and_keeps_the_connection(monkeypatch, tmp_path, payload):
     settings = HubSettings(apps=["chat"], data_dir=tmp_path)
     sid = new_sid()

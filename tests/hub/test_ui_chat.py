@@ -26,8 +26,12 @@ def test_send_a_message_in_a_channel(hub, page):
     key, message = only_new_entry(chat.diff(), "messages.")
     assert key == "m0034"
     assert {k: message[k] for k in ("conversation", "user", "text", "thread", "reactions")} == {
-        "conversation": "c_engineering", "user": "u_ana", "text": "Release notes draft is in the wiki",
-        "thread": None, "reactions": {}}
+        "conversation": "c_engineering",
+        "user": "u_ana",
+        "text": "Release notes draft is in the wiki",
+        "thread": None,
+        "reactions": {},
+    }
     assert page.locator("#msg-m0034").is_visible()
 
 
@@ -38,7 +42,10 @@ def test_reply_in_a_thread(hub, page):
     page.click(".thread-pane [aria-label='Send message']")
     _, message = only_new_entry(chat.diff(), "messages.")
     assert (message["thread"], message["conversation"], message["text"]) == (
-        "m0011", "c_engineering", "Index is deployed, exports are fast again")
+        "m0011",
+        "c_engineering",
+        "Index is deployed, exports are fast again",
+    )
     assert page.locator(".thread-pane .thread-count").inner_text() == "3 replies"
 
 
@@ -70,8 +77,13 @@ def test_create_a_channel_rejects_bad_names_then_creates(hub, page):
     key, channel = only_new_entry(chat.diff(), "channels.")
     assert key == "c_budget_2025"
     assert {k: channel[k] for k in ("name", "purpose", "private", "archived", "members", "created_by")} == {
-        "name": "budget-2025", "purpose": "Planning next year's budget", "private": True, "archived": False,
-        "members": ["u_ana"], "created_by": "u_ana"}
+        "name": "budget-2025",
+        "purpose": "Planning next year's budget",
+        "private": True,
+        "archived": False,
+        "members": ["u_ana"],
+        "created_by": "u_ana",
+    }
     page.wait_for_selector(".conv-title h1:text-is('budget-2025')")
 
 
@@ -89,6 +101,10 @@ def test_set_the_channel_topic(hub, page):
     page.click(".members-btn")
     page.fill("dialog[data-dialog=channel-details] input[name=topic]", "Crit moved to Wednesdays")
     page.click("dialog[data-dialog=channel-details] button[type=submit]")
-    assert chat.diff() == {"channels.c_design.topic": {"old": "Design critiques: Tuesdays 2pm",
-                                                       "new": "Crit moved to Wednesdays"}}
+    assert chat.diff() == {
+        "channels.c_design.topic": {
+            "old": "Design critiques: Tuesdays 2pm",
+            "new": "Crit moved to Wednesdays",
+        }
+    }
     assert page.locator(".conv-topic").inner_text() == "Crit moved to Wednesdays"

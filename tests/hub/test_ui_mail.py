@@ -48,10 +48,18 @@ def test_compose_and_send(hub, page):
     page.click(f"{win} .send-btn")
     key, message = only_new_entry(mail.diff(), "messages.")
     assert key == "e018"
-    assert {k: message[k] for k in ("folder", "from", "to", "cc", "subject", "body", "in_reply_to", "read")} == {
-        "folder": "sent", "from": ME, "to": [{"name": "Sam Rivera", "email": "sam.rivera@orbitdesign.test"}], "cc": [],
-        "subject": "Feedback on v3", "body": "Hi Sam, the new hero works. Two small notes inline.",
-        "in_reply_to": None, "read": True}
+    assert {
+        k: message[k] for k in ("folder", "from", "to", "cc", "subject", "body", "in_reply_to", "read")
+    } == {
+        "folder": "sent",
+        "from": ME,
+        "to": [{"name": "Sam Rivera", "email": "sam.rivera@orbitdesign.test"}],
+        "cc": [],
+        "subject": "Feedback on v3",
+        "body": "Hi Sam, the new hero works. Two small notes inline.",
+        "in_reply_to": None,
+        "read": True,
+    }
 
 
 def test_reply_quotes_and_threads(hub, page):
@@ -64,7 +72,11 @@ def test_reply_quotes_and_threads(hub, page):
     page.click(".compose-window .send-btn")
     _, message = only_new_entry(mail.diff(), "messages.")
     assert (message["subject"], message["thread"], message["in_reply_to"], message["folder"]) == (
-        "Re: Contract review: Orbit Design MSA", "t06", "e006", "sent")
+        "Re: Contract review: Orbit Design MSA",
+        "t06",
+        "e006",
+        "sent",
+    )
     assert message["to"] == [{"name": "Nina Kowalski", "email": "nina@kowalski-law.test"}]
     assert message["body"].startswith("Thanks Nina, let's talk tomorrow at 10.\n\nOn Jun 3, 2024")
     assert message["labels"] == ["work"]  # a reply keeps the conversation's labels
@@ -76,8 +88,10 @@ def test_opening_an_unread_message_marks_it_read_then_label_it(hub, page):
     assert mail.diff() == {"messages.e004.read": {"old": False, "new": True}}
     page.click(".reader-toolbar [aria-label=Labels]")
     page.click(".menu-item:has-text('Travel')")
-    assert mail.diff() == {"messages.e004.read": {"old": False, "new": True},
-                           "messages.e004.labels": {"old": ["personal"], "new": ["personal", "travel"]}}
+    assert mail.diff() == {
+        "messages.e004.read": {"old": False, "new": True},
+        "messages.e004.labels": {"old": ["personal"], "new": ["personal", "travel"]},
+    }
 
 
 def test_delete_moves_to_trash_and_forever_from_trash(hub, page):

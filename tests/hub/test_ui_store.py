@@ -30,7 +30,11 @@ def test_fulfil_an_order(hub, page):
     assert set(diff) == {"orders.o1003.fulfillment_status", "orders.o1003.fulfillments"}
     assert diff["orders.o1003.fulfillment_status"] == {"old": "unfulfilled", "new": "fulfilled"}
     [shipment] = diff["orders.o1003.fulfillments"]["new"]
-    assert (shipment["carrier"], shipment["tracking"], shipment["notify_customer"]) == ("FastFreight", "FF-2231-889", True)
+    assert (shipment["carrier"], shipment["tracking"], shipment["notify_customer"]) == (
+        "FastFreight",
+        "FF-2231-889",
+        True,
+    )
     assert "FF-2231-889" in page.locator(".tracking").inner_text()
 
 
@@ -79,8 +83,17 @@ def test_create_a_discount_code(hub, page):
     page.click(f"{dialog} button[type=submit]")
     key, discount = only_new_entry(store.diff(), "discounts.")
     assert key == "FALL20"
-    assert discount == {"code": "FALL20", "kind": "percentage", "value": 20, "status": "active", "min_subtotal": 0,
-                        "usage_count": 0, "usage_limit": None, "starts": "2024-09-01", "ends": None}
+    assert discount == {
+        "code": "FALL20",
+        "kind": "percentage",
+        "value": 20,
+        "status": "active",
+        "min_subtotal": 0,
+        "usage_count": 0,
+        "usage_limit": None,
+        "starts": "2024-09-01",
+        "ends": None,
+    }
 
 
 def test_add_a_product(hub, page):
@@ -94,6 +107,14 @@ def test_add_a_product(hub, page):
     key, product = only_new_entry(store.diff(), "products.")
     assert key == "p_linen_apron"
     assert (product["title"], product["status"]) == ("Linen Apron", "active")
-    assert list(product["variants"].values()) == [{"title": "Default", "sku": "APR-LIN", "price": 48, "compare_at": None,
-                                                   "inventory": 15, "options": {}}]
+    assert list(product["variants"].values()) == [
+        {
+            "title": "Default",
+            "sku": "APR-LIN",
+            "price": 48,
+            "compare_at": None,
+            "inventory": 15,
+            "options": {},
+        }
+    ]
     page.wait_for_selector("h1:text-is('Linen Apron')")

@@ -58,7 +58,11 @@ def test_comment_on_an_issue(hub, page):
     page.click("dialog[data-dialog=issue] .comment-box button:has-text('Save')")
     key, comment = only_new_entry(tracker.diff(), "comments.")
     assert key == "cm007"
-    assert (comment["issue"], comment["author"], comment["body"]) == ("WEB-4", "u_maya", "Fix verified on staging with SPRING23.")
+    assert (comment["issue"], comment["author"], comment["body"]) == (
+        "WEB-4",
+        "u_maya",
+        "Fix verified on staging with SPRING23.",
+    )
     page.wait_for_selector("dialog[data-dialog=issue] [data-comment=cm007]")
 
 
@@ -81,9 +85,19 @@ def test_create_an_issue_in_the_active_sprint(hub, page):
     page.click(f"{dialog} button[type=submit]")
     key, issue = only_new_entry(tracker.diff(), "issues.")
     assert key == "WEB-15"
-    assert {k: issue[k] for k in ("project", "type", "status", "priority", "sprint", "points", "reporter", "assignee")} == {
-        "project": "WEB", "type": "bug", "status": "todo", "priority": "high", "sprint": "s_web_12", "points": 2,
-        "reporter": "u_maya", "assignee": None}
+    assert {
+        k: issue[k]
+        for k in ("project", "type", "status", "priority", "sprint", "points", "reporter", "assignee")
+    } == {
+        "project": "WEB",
+        "type": "bug",
+        "status": "todo",
+        "priority": "high",
+        "sprint": "s_web_12",
+        "points": 2,
+        "reporter": "u_maya",
+        "assignee": None,
+    }
     page.wait_for_selector(f"{column('todo')} {card('WEB-15')}")
 
 

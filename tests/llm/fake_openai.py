@@ -73,7 +73,7 @@ class FakeOpenAI:
             def log_message(self, *args: Any) -> None:  # keep pytest output clean
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 body["_headers"] = {k.lower(): v for k, v in self.headers.items()}  # for auth assertions
@@ -106,15 +106,18 @@ class FakeOpenAI:
             queue = self.queues[model]
             item = queue.popleft() if queue else None
         if item is None:
-            return self._send(handler, 418, {"error": {"message": f"fake server: no scripted reply left for {model!r}"}})
+            return self._send(
+                handler, 418, {"error": {"message": f"fake server: no scripted reply left for {model!r}"}}
+            )
         if isinstance(item, Hang):
             self._closing.wait(item.seconds)
             if item.then is None:
                 return self._send(handler, 504, {"error": {"message": "hung"}})
             item = item.then
         if isinstance(item, Status):
-            return self._send(handler, item.code, {"error": {"message": item.message, "type": "server_error"}},
-                              item.headers)
+            return self._send(
+                handler, item.code, {"error": {"message": item.message, "type": "server_error"}}, item.headers
+            )
         self._send(handler, 200, self._completion(model, body, item))
 
     def _completion(self, model: str, body: dict, reply: Reply) -> dict:
@@ -122,18 +125,36 @@ class FakeOpenAI:
         calls = []
         for name, args in reply.tool_calls:
             arguments = args if isinstance(args, str) else json.dumps(args)
-            calls.append({"id": f"call_{uuid.uuid4().hex[:12]}", "type": "function",
-                          "function": {"name": name, "arguments": arguments}})
+            calls.append(
+                {
+                    "id": f"call_{uuid.uuid4().hex[:12]}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": arguments},
+                }
+            )
         if calls:
             message["tool_calls"] = calls
         prompt = _count_tokens(body.get("messages", []))
-        completion = _count_tokens([], text=(reply.content or "") + "".join(c["function"]["arguments"] for c in calls))
+        completion = _count_tokens(
+            [], text=(reply.content or "") + "".join(c["function"]["arguments"] for c in calls)
+        )
         return {
-            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion", "created": int(time.time()),
+            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
             "model": model,
-            "choices": [{"index": 0, "message": message,
-                         "finish_reason": reply.finish_reason or ("tool_calls" if calls else "stop")}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": reply.finish_reason or ("tool_calls" if calls else "stop"),
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
         }
 
     @staticmethod

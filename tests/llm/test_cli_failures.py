@@ -19,11 +19,32 @@ CUAGYM = str(Path(sys.executable).with_name("cuagym"))
 def test_garbage_task_writer_replies_end_with_error_and_hint_not_tracebacks(server, tmp_path, guest_python):
     server.requests.clear()
     server.script("garbage", *[Reply(content="I'd rather not. {{{ <tool_call>nope")] * 12)
-    env = {**os.environ, "CUAGYM_VAR_DIR": str(tmp_path / "var"), "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
-           "CUAGYM_GUEST_VENV": str(guest_python), "PREFECT_HOME": str(tmp_path / "prefect"),
-           "HOSTED_VLLM_API_KEY": "local-key"}  # fmt: skip
-    cmd = [CUAGYM, "synth", "--backend", "llm", "--model", "hosted_vllm/garbage", "--api-base", server.base_url,
-           "--count", "1", "--apps", "files", "--seed", "5", "--workers", "1"]  # fmt: skip
+    env = {
+        **os.environ,
+        "CUAGYM_VAR_DIR": str(tmp_path / "var"),
+        "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
+        "CUAGYM_GUEST_VENV": str(guest_python),
+        "PREFECT_HOME": str(tmp_path / "prefect"),
+        "HOSTED_VLLM_API_KEY": "local-key",
+    }
+    cmd = [
+        CUAGYM,
+        "synth",
+        "--backend",
+        "llm",
+        "--model",
+        "hosted_vllm/garbage",
+        "--api-base",
+        server.base_url,
+        "--count",
+        "1",
+        "--apps",
+        "files",
+        "--seed",
+        "5",
+        "--workers",
+        "1",
+    ]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stderr[-3000:]
     assert "error:" in run.stderr and "hint:" in run.stderr, run.stderr[-3000:]

@@ -24,8 +24,12 @@ def server():
 
 def _client(server, model="m", **kw):
     records, sleeps = [], []
-    config = RoleConfig(role="judge", model=f"hosted_vllm/{model}", api_base=server.base_url,
-                        **{"timeout_s": 10.0, "max_retries": 2, "backoff_s": 0.5, **kw})  # fmt: skip
+    config = RoleConfig(
+        role="judge",
+        model=f"hosted_vllm/{model}",
+        api_base=server.base_url,
+        **{"timeout_s": 10.0, "max_retries": 2, "backoff_s": 0.5, **kw},
+    )
     client = LLMClient(config, sink=records.append, sleep=sleeps.append)
     return client, records, sleeps
 
@@ -35,7 +39,10 @@ def test_429_and_503_are_retried_with_growing_backoff(server):
     server.script("retry", Status(429), Status(503), Reply(content="fine"))
     assert client.complete(HELLO).content == "fine"
     assert [(r.status, r.error_kind, r.try_no) for r in records] == [
-        ("retry", "rate_limited", 1), ("retry", "server_error", 2), ("ok", None, 3)]  # fmt: skip
+        ("retry", "rate_limited", 1),
+        ("retry", "server_error", 2),
+        ("ok", None, 3),
+    ]
     assert 0.5 <= sleeps[0] <= 0.55 and 1.0 <= sleeps[1] <= 1.1  # 0.5 s, then doubled (+ <= 10 % jitter)
 
 
@@ -94,8 +101,10 @@ def test_response_cache_makes_reruns_reproducible_and_free(server, tmp_path):
 def test_tokens_and_cost_are_recorded(server, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     records = []
-    priced = LLMClient(RoleConfig(role="critic", model="openai/gpt-4o-mini", api_base=server.base_url, max_retries=0),
-                       sink=records.append)  # fmt: skip
+    priced = LLMClient(
+        RoleConfig(role="critic", model="openai/gpt-4o-mini", api_base=server.base_url, max_retries=0),
+        sink=records.append,
+    )
     server.script("gpt-4o-mini", Reply(content="a priced answer"))
     reply = priced.complete(HELLO)
     assert reply.input_tokens > 0 and reply.output_tokens > 0
@@ -108,7 +117,12 @@ def test_tokens_and_cost_are_recorded(server, monkeypatch):
 
 
 def test_provider_env_hands_a_worker_only_its_providers_keys():
-    environ = {"ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o", "HOSTED_VLLM_API_KEY": "h", "HOME": "/root",
-               "AWS_SECRET_ACCESS_KEY": "s"}  # fmt: skip
+    environ = {
+        "ANTHROPIC_API_KEY": "a",
+        "OPENAI_API_KEY": "o",
+        "HOSTED_VLLM_API_KEY": "h",
+        "HOME": "/root",
+        "AWS_SECRET_ACCESS_KEY": "s",
+    }
     assert provider_env("anthropic/claude-sonnet-4-5", environ) == {"ANTHROPIC_API_KEY": "a"}
     assert provider_env("hosted_vllm/qwen", environ) == {"HOSTED_VLLM_API_KEY": "h", "OPENAI_API_KEY": "o"}

@@ -15,14 +15,21 @@ def _file(tmp_path, text: str):
 
 
 def test_precedence_flag_over_env_over_file_and_role_over_global(tmp_path):
-    config = _file(tmp_path, """
+    config = _file(
+        tmp_path,
+        """
 model: file/global
 timeout_s: 30
 roles:
   generator: {model: file/generator, temperature: 0.2}
   critic: {model: file/critic, max_retries: 7}
-""")
-    env = {"CUAGYM_LLM_MODEL": "env/global", "CUAGYM_LLM_CRITIC_MODEL": "env/critic", "CUAGYM_LLM_TIMEOUT_S": "45"}
+""",
+    )
+    env = {
+        "CUAGYM_LLM_MODEL": "env/global",
+        "CUAGYM_LLM_CRITIC_MODEL": "env/critic",
+        "CUAGYM_LLM_TIMEOUT_S": "45",
+    }
     flags = {"model": None, "discriminator_model": "flag/discriminator"}
     s = resolve_llm_settings(flags=flags, env=env, config_path=config)
     assert s.role("discriminator").model == "flag/discriminator"  # a flag beats everything
@@ -32,16 +39,24 @@ roles:
     assert s.role("critic").max_retries == 7 and s.role("critic").timeout_s == 45.0
     flags["model"] = "flag/global"
     s = resolve_llm_settings(flags=flags, env=env, config_path=config)
-    assert s.models() == {"task_writer": "flag/global", "generator": "flag/global",
-                          "discriminator": "flag/discriminator", "critic": "flag/global", "judge": "flag/global"}  # fmt: skip
+    assert s.models() == {
+        "task_writer": "flag/global",
+        "generator": "flag/global",
+        "discriminator": "flag/discriminator",
+        "critic": "flag/global",
+        "judge": "flag/global",
+    }
 
 
 def test_file_only_and_api_base_per_role(tmp_path):
-    config = _file(tmp_path, """
+    config = _file(
+        tmp_path,
+        """
 model: anthropic/claude-sonnet-4-5
 roles:
   generator: {model: hosted_vllm/qwen, api_base: "http://gpu:8000/v1"}
-""")
+""",
+    )
     s = resolve_llm_settings(env={"CUAGYM_LLM_CONFIG": str(config)})
     assert s.role("generator").api_base == "http://gpu:8000/v1" and s.role("critic").api_base is None
     assert s.role("critic").model == "anthropic/claude-sonnet-4-5"
@@ -56,7 +71,9 @@ def test_missing_model_names_every_way_to_set_it():
 
 def test_bad_file_and_bad_env_values_are_config_errors(tmp_path):
     with pytest.raises(ConfigError, match=r"unknown key\(s\) \['modle', 'roles.generator.temp'\]"):
-        resolve_llm_settings(env={}, config_path=_file(tmp_path, "modle: x\nroles:\n  generator: {temp: 1}\n"))
+        resolve_llm_settings(
+            env={}, config_path=_file(tmp_path, "modle: x\nroles:\n  generator: {temp: 1}\n")
+        )
     with pytest.raises(ConfigError, match="CUAGYM_LLM_TIMEOUT_S='soon' is not a float"):
         resolve_llm_settings(env={"CUAGYM_LLM_MODEL": "a/b", "CUAGYM_LLM_TIMEOUT_S": "soon"})
     with pytest.raises(ConfigError, match="invalid LLM settings for the task_writer role"):

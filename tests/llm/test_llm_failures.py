@@ -20,14 +20,20 @@ GOOD_DISC = Reply(tool_calls=[tool("submit", reward_py=REWARD)])
 
 def _rounds(warehouse) -> list[tuple]:
     warehouse.refresh_snapshot(force=True)
-    return run_query(warehouse.path, "SELECT round, verdict, reject_reason, review_md FROM rounds "
-                                     f"WHERE task_id = '{SPEC.id}' ORDER BY round").rows  # fmt: skip
+    return run_query(
+        warehouse.path,
+        "SELECT round, verdict, reject_reason, review_md FROM rounds "
+        f"WHERE task_id = '{SPEC.id}' ORDER BY round",
+    ).rows
 
 
 def _tries(warehouse, role: str) -> list[tuple]:
     warehouse.refresh_snapshot(force=True)
-    return run_query(warehouse.path, "SELECT round, status, error_kind FROM llm_calls "
-                                     f"WHERE task_id = '{SPEC.id}' AND role = '{role}' ORDER BY started_at").rows  # fmt: skip
+    return run_query(
+        warehouse.path,
+        "SELECT round, status, error_kind FROM llm_calls "
+        f"WHERE task_id = '{SPEC.id}' AND role = '{role}' ORDER BY started_at",
+    ).rows
 
 
 def _prompt(server, model: str, index: int) -> str:
@@ -43,7 +49,7 @@ def _run(server, provider, llm_discriminator, warehouse, tmp_path, **kw):
 
 def test_reply_without_code_block_fails_the_round_and_the_review_quotes_it(
     server, provider, llm_discriminator, warehouse, tmp_path
-):  # fmt: skip
+):
     chatty = "Sure! I will create the to-do list and then append the new item for you."
     # Round 2 answers in text: two fenced blocks named by their first comment are accepted too.
     fenced = f"Here they are.\n\n```python\n# initial_setup.py\n{SETUP}```\n\n```python\n# golden_patch.py\n{PATCH}```\n"
@@ -59,9 +65,12 @@ def test_reply_without_code_block_fails_the_round_and_the_review_quotes_it(
     assert _tries(warehouse, "generator") == [(1, "ok", None), (2, "ok", None)]
 
 
-def test_invalid_json_arguments_fail_the_round_with_the_json_error(server, provider, llm_discriminator, warehouse,
-                                                                   tmp_path):  # fmt: skip
-    broken = Reply(tool_calls=[("submit", '{"initial_setup_py": "import os\n print(1)", "golden_patch_py": ')])
+def test_invalid_json_arguments_fail_the_round_with_the_json_error(
+    server, provider, llm_discriminator, warehouse, tmp_path
+):
+    broken = Reply(
+        tool_calls=[("submit", '{"initial_setup_py": "import os\n print(1)", "golden_patch_py": ')]
+    )
     server.script(GEN, broken)
     outcome = _run(server, provider, llm_discriminator, warehouse, tmp_path, max_rounds=1)
     assert outcome.status is TupleStatus.REJECTED and outcome.reject_reason is RejectReason.GENERATOR_ERROR
@@ -70,8 +79,9 @@ def test_invalid_json_arguments_fail_the_round_with_the_json_error(server, provi
     assert _tries(warehouse, "generator") == [(1, "ok", None)]  # the call worked; its content did not
 
 
-def test_five_megabyte_reply_fails_the_round_without_storing_it(server, provider, llm_discriminator, warehouse,
-                                                                tmp_path):  # fmt: skip
+def test_five_megabyte_reply_fails_the_round_without_storing_it(
+    server, provider, llm_discriminator, warehouse, tmp_path
+):
     server.script(GEN, GOOD_GEN, GOOD_GEN)
     server.script(DISC, Reply(content="x" * 5_000_000), GOOD_DISC)
     outcome = _run(server, provider, llm_discriminator, warehouse, tmp_path, max_rounds=2)
@@ -83,9 +93,13 @@ def test_five_megabyte_reply_fails_the_round_without_storing_it(server, provider
     assert _tries(warehouse, "discriminator") == [(1, "ok", None), (2, "ok", None)]
 
 
-def test_empty_and_truncated_replies_fail_their_rounds(server, provider, llm_discriminator, warehouse, tmp_path):
+def test_empty_and_truncated_replies_fail_their_rounds(
+    server, provider, llm_discriminator, warehouse, tmp_path
+):
     server.script(GEN, GOOD_GEN, GOOD_GEN, GOOD_GEN)
-    server.script(DISC, Reply(content=""), Reply(content="```python\nimport json\n", finish_reason="length"), GOOD_DISC)
+    server.script(
+        DISC, Reply(content=""), Reply(content="```python\nimport json\n", finish_reason="length"), GOOD_DISC
+    )
     outcome = _run(server, provider, llm_discriminator, warehouse, tmp_path, max_rounds=3)
     assert outcome.status is TupleStatus.EXPORTED and outcome.rounds == 3
     (_, _, why1, review1), (_, _, why2, review2), (_, v3, _, _) = _rounds(warehouse)
@@ -93,8 +107,9 @@ def test_empty_and_truncated_replies_fail_their_rounds(server, provider, llm_dis
     assert "the reply was empty" in review1 and "cut off at the token limit" in review2
 
 
-def test_http_500_is_retried_and_a_persistent_one_fails_the_round(server, provider, llm_discriminator, warehouse,
-                                                                  tmp_path):  # fmt: skip
+def test_http_500_is_retried_and_a_persistent_one_fails_the_round(
+    server, provider, llm_discriminator, warehouse, tmp_path
+):
     # Round 1: three 500s use up 1 try + 2 retries; round 2: one 500, then the retry succeeds.
     server.script(GEN, Status(500), Status(500), Status(500), Status(500), GOOD_GEN)
     server.script(DISC, GOOD_DISC)
@@ -103,9 +118,12 @@ def test_http_500_is_retried_and_a_persistent_one_fails_the_round(server, provid
     (_, _, why1, review1), _ = _rounds(warehouse)
     assert why1 == "generator_error" and "failed 3 time(s)" in review1 and "server_error" in review1
     assert _tries(warehouse, "generator") == [
-        (1, "retry", "server_error"), (1, "retry", "server_error"), (1, "error", "server_error"),
-        (2, "retry", "server_error"), (2, "ok", None),
-    ]  # fmt: skip
+        (1, "retry", "server_error"),
+        (1, "retry", "server_error"),
+        (1, "error", "server_error"),
+        (2, "retry", "server_error"),
+        (2, "ok", None),
+    ]
 
 
 def test_429_then_success_is_one_round(server, provider, llm_discriminator, warehouse, tmp_path):
@@ -116,11 +134,14 @@ def test_429_then_success_is_one_round(server, provider, llm_discriminator, ware
     assert _tries(warehouse, "generator") == [(1, "retry", "rate_limited"), (1, "ok", None)]
 
 
-def test_hung_response_hits_the_timeout_and_fails_the_round(server, provider, llm_discriminator, warehouse, tmp_path):
+def test_hung_response_hits_the_timeout_and_fails_the_round(
+    server, provider, llm_discriminator, warehouse, tmp_path
+):
     server.script(GEN, Hang(30), GOOD_GEN)
     server.script(DISC, GOOD_DISC)
-    ctx = make_context(server, provider, llm_discriminator, warehouse, tmp_path, max_rounds=2, timeout_s=1.0,
-                       max_retries=0)  # fmt: skip
+    ctx = make_context(
+        server, provider, llm_discriminator, warehouse, tmp_path, max_rounds=2, timeout_s=1.0, max_retries=0
+    )
     result = cogenerate(SPEC, load_skill(SKILLS, SPEC.apps), ctx.deps)
     assert result.status is TupleStatus.VERIFIED and len(result.rounds) == 2
     first = result.rounds[0]
@@ -131,7 +152,7 @@ def test_hung_response_hits_the_timeout_and_fails_the_round(server, provider, ll
 
 def test_reward_scoring_golden_half_fails_and_the_review_names_the_component(
     server, provider, llm_discriminator, warehouse, tmp_path
-):  # fmt: skip
+):
     server.script(GEN, GOOD_GEN, GOOD_GEN)
     server.script(DISC, Reply(tool_calls=[tool("submit", reward_py=HALF_REWARD)]), GOOD_DISC)
     outcome = _run(server, provider, llm_discriminator, warehouse, tmp_path, max_rounds=2)
@@ -142,8 +163,9 @@ def test_reward_scoring_golden_half_fails_and_the_review_names_the_component(
     assert "golden_env misses component 'call mom is the first item'" in _prompt(server, DISC, 1)
 
 
-def test_every_round_failing_rejects_the_tuple_with_all_rounds_kept(server, provider, llm_discriminator, warehouse,
-                                                                    tmp_path):  # fmt: skip
+def test_every_round_failing_rejects_the_tuple_with_all_rounds_kept(
+    server, provider, llm_discriminator, warehouse, tmp_path
+):
     server.script(GEN, *[Reply(content="I cannot do that.")] * 3)
     outcome = _run(server, provider, llm_discriminator, warehouse, tmp_path, max_rounds=3)
     assert outcome.status is TupleStatus.REJECTED and outcome.reject_reason is RejectReason.GENERATOR_ERROR

@@ -25,13 +25,19 @@ def test_unnamed_blocks_are_taken_in_order():
     assert (out.initial_setup_py, out.golden_patch_py) == (SETUP, PATCH)
 
 
-@pytest.mark.parametrize(("text", "error"), [
-    ("I would rather not.", "no fenced code block"),
-    (f"```python\n{SETUP}```", "found 1 code block, expected two"),
-    (f"```python\n{SETUP}```\n```python\ndef broken(:\n```", "golden_patch.py is not valid Python: line 1"),
-    (f"```python\n{SETUP}```\n```python\n   \n```", "golden_patch.py is empty"),
-    (f"```python\n{SETUP}```\n```python\nprint('cut off", "opened but never closed"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("I would rather not.", "no fenced code block"),
+        (f"```python\n{SETUP}```", "found 1 code block, expected two"),
+        (
+            f"```python\n{SETUP}```\n```python\ndef broken(:\n```",
+            "golden_patch.py is not valid Python: line 1",
+        ),
+        (f"```python\n{SETUP}```\n```python\n   \n```", "golden_patch.py is empty"),
+        (f"```python\n{SETUP}```\n```python\nprint('cut off", "opened but never closed"),
+    ],
+)
 def test_generator_text_errors_quote_the_problem(text, error):
     with pytest.raises(AgentOutputError, match=error):
         parse_generator_text(text)

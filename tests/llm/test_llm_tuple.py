@@ -26,18 +26,26 @@ CUAGYM = str(Path(sys.executable).with_name("cuagym"))
 KEEP = '```json\n{"decision": "keep", "reason": "sound", "criteria": {"consistency": {"ok": true, "note": ""}}}\n```'
 
 
-def test_full_tuple_is_verified_through_tool_calls(server, provider, llm_discriminator, warehouse, tmp_path, capsys):
-    server.script(GEN,
-                  Reply(tool_calls=[tool("run_python", code=SETUP)]),  # tries its setup in its scratch guest
-                  Reply(tool_calls=[tool("list_files", path="Documents")]),
-                  Reply(tool_calls=[tool("read_file", path="/home/user/Documents/todo.txt")]),
-                  Reply(content="Both scripts work.", tool_calls=[tool("submit", initial_setup_py=SETUP,
-                                                                       golden_patch_py=PATCH)]))  # fmt: skip
-    server.script(DISC,
-                  Reply(tool_calls=[tool("list_files", env="golden")]),
-                  Reply(tool_calls=[tool("read_file", env="golden", path="Documents/todo.txt")]),
-                  Reply(tool_calls=[tool("test_reward", reward_py=REWARD)]),
-                  Reply(tool_calls=[tool("submit", reward_py=REWARD, notes="two components")]))  # fmt: skip
+def test_full_tuple_is_verified_through_tool_calls(
+    server, provider, llm_discriminator, warehouse, tmp_path, capsys
+):
+    server.script(
+        GEN,
+        Reply(tool_calls=[tool("run_python", code=SETUP)]),  # tries its setup in its scratch guest
+        Reply(tool_calls=[tool("list_files", path="Documents")]),
+        Reply(tool_calls=[tool("read_file", path="/home/user/Documents/todo.txt")]),
+        Reply(
+            content="Both scripts work.",
+            tool_calls=[tool("submit", initial_setup_py=SETUP, golden_patch_py=PATCH)],
+        ),
+    )
+    server.script(
+        DISC,
+        Reply(tool_calls=[tool("list_files", env="golden")]),
+        Reply(tool_calls=[tool("read_file", env="golden", path="Documents/todo.txt")]),
+        Reply(tool_calls=[tool("test_reward", reward_py=REWARD)]),
+        Reply(tool_calls=[tool("submit", reward_py=REWARD, notes="two components")]),
+    )
     server.script(CRITIC, *[Reply(content=KEEP)] * 3)
     critic = TupleCritic(LLMClient(role_config(server, "critic", CRITIC)), 3)
     ctx = make_context(server, provider, llm_discriminator, warehouse, tmp_path, critic=critic)
@@ -53,7 +61,9 @@ def test_full_tuple_is_verified_through_tool_calls(server, provider, llm_discrim
     assert "Documents/todo.txt" in gen_requests[2]["messages"][-1]["content"]
     assert "buy milk\nwater plants" in gen_requests[3]["messages"][-1]["content"]
     disc_requests = server.requests_for(DISC)
-    assert "call mom" in disc_requests[2]["messages"][-1]["content"]  # read from the golden state's shipped file
+    assert (
+        "call mom" in disc_requests[2]["messages"][-1]["content"]
+    )  # read from the golden state's shipped file
     tested = disc_requests[3]["messages"][-1]["content"]
     assert "golden: REWARD 1.0000 (ok)" in tested and "initial: REWARD 0.0000 (ok)" in tested
     assert "static scan: clean" in tested
@@ -63,22 +73,33 @@ def test_full_tuple_is_verified_through_tool_calls(server, provider, llm_discrim
     bundle = Path(outcome.bundle)
     assert (bundle / "reward.py").read_text() == REWARD and (bundle / "golden_patch.py").read_text() == PATCH
     provenance = json.loads((bundle / "task.json").read_text())["provenance"]
-    assert provenance["skill_hashes"]["files"] == hashlib.sha256((SKILLS / "files" / "SKILL.md").read_bytes()).hexdigest()
+    assert (
+        provenance["skill_hashes"]["files"]
+        == hashlib.sha256((SKILLS / "files" / "SKILL.md").read_bytes()).hexdigest()
+    )
     costs = provenance["costs"]
     assert costs["calls"] == 4 + 4 + 3 and costs["failed_tries"] == 0
     assert [v["decision"] for v in provenance["votes"]] == ["keep"] * 3
     assert provenance["votes"][0]["aggregate"] == "keep"
     warehouse.refresh_snapshot(force=True)
-    rows = run_query(warehouse.path, "SELECT role, status, sum(tries) FROM llm_usage_by_role GROUP BY ALL ORDER BY 1").rows
+    rows = run_query(
+        warehouse.path, "SELECT role, status, sum(tries) FROM llm_usage_by_role GROUP BY ALL ORDER BY 1"
+    ).rows
     assert rows == [("critic", "ok", 3), ("discriminator", "ok", 4), ("generator", "ok", 4)]
-    assert run_query(warehouse.path, "SELECT DISTINCT attempt, run_id FROM llm_calls").rows == [(1, "run-test")]
+    assert run_query(warehouse.path, "SELECT DISTINCT attempt, run_id FROM llm_calls").rows == [
+        (1, "run-test")
+    ]
     usage = warehouse.tuple_llm_usage(SPEC.id)
     assert usage["input_tokens"] > 5_000 and usage["output_tokens"] > 500  # real prompts, real token counts
-    per_role = run_query(warehouse.path, "SELECT role, sum(input_tokens), sum(output_tokens) FROM llm_calls "
-                                         "GROUP BY 1 ORDER BY 1").rows  # fmt: skip
+    per_role = run_query(
+        warehouse.path,
+        "SELECT role, sum(input_tokens), sum(output_tokens) FROM llm_calls GROUP BY 1 ORDER BY 1",
+    ).rows
     with capsys.disabled():  # the measured cost of one accepted tuple (README quotes it)
-        print(f"\n[tokens per tuple] input={usage['input_tokens']} output={usage['output_tokens']} "
-              f"calls={usage['calls']} per role: {per_role}")
+        print(
+            f"\n[tokens per tuple] input={usage['input_tokens']} output={usage['output_tokens']} "
+            f"calls={usage['calls']} per role: {per_role}"
+        )
 
 
 @pytest.mark.slow
@@ -87,32 +108,71 @@ def test_cli_synth_with_the_llm_backend_end_to_end(server, tmp_path, guest_pytho
     worker) and a critic all go through litellm to the fake server; then `report` and `sql` read it."""
     writer_reply = Reply(tool_calls=[tool("submit_task", instruction=SPEC.instruction, context=SPEC.context)])
     server.requests.clear()
-    server.script("all", writer_reply,
-                  Reply(tool_calls=[tool("submit", initial_setup_py=SETUP, golden_patch_py=PATCH)]),
-                  Reply(tool_calls=[tool("test_reward", reward_py=REWARD)]),
-                  Reply(tool_calls=[tool("submit", reward_py=REWARD)]),
-                  Reply(content=KEEP))  # fmt: skip
-    env = {**os.environ, "CUAGYM_VAR_DIR": str(tmp_path / "var"), "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
-           "CUAGYM_GUEST_VENV": str(guest_python), "PREFECT_HOME": str(tmp_path / "prefect"),
-           "HOSTED_VLLM_API_KEY": "local-key"}  # fmt: skip
-    cmd = [CUAGYM, "synth", "--backend", "llm", "--model", "hosted_vllm/all", "--api-base", server.base_url,
-           "--count", "1", "--apps", "files", "--critics", "1", "--seed", "5", "--workers", "1"]  # fmt: skip
+    server.script(
+        "all",
+        writer_reply,
+        Reply(tool_calls=[tool("submit", initial_setup_py=SETUP, golden_patch_py=PATCH)]),
+        Reply(tool_calls=[tool("test_reward", reward_py=REWARD)]),
+        Reply(tool_calls=[tool("submit", reward_py=REWARD)]),
+        Reply(content=KEEP),
+    )
+    env = {
+        **os.environ,
+        "CUAGYM_VAR_DIR": str(tmp_path / "var"),
+        "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
+        "CUAGYM_GUEST_VENV": str(guest_python),
+        "PREFECT_HOME": str(tmp_path / "prefect"),
+        "HOSTED_VLLM_API_KEY": "local-key",
+    }
+    cmd = [
+        CUAGYM,
+        "synth",
+        "--backend",
+        "llm",
+        "--model",
+        "hosted_vllm/all",
+        "--api-base",
+        server.base_url,
+        "--count",
+        "1",
+        "--apps",
+        "files",
+        "--critics",
+        "1",
+        "--seed",
+        "5",
+        "--workers",
+        "1",
+    ]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert server.pending() == 0
     bundles = list((tmp_path / "out" / "final").iterdir())
     assert len(bundles) == 1 and (bundles[0] / "reward.py").read_text() == REWARD
     provenance = json.loads((bundles[0] / "task.json").read_text())["provenance"]
-    assert provenance["models"] == {"generator": "llm:hosted_vllm/all", "discriminator": "llm:hosted_vllm/all",
-                                    "task_writer": "llm:hosted_vllm/all", "critic": "llm:hosted_vllm/all"}  # fmt: skip
-    usage = subprocess.run([CUAGYM, "sql", "SELECT role, count(*) AS n FROM llm_calls GROUP BY 1 ORDER BY 1",
-                            "--format", "csv"], env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert provenance["models"] == {
+        "generator": "llm:hosted_vllm/all",
+        "discriminator": "llm:hosted_vllm/all",
+        "task_writer": "llm:hosted_vllm/all",
+        "critic": "llm:hosted_vllm/all",
+    }
+    usage = subprocess.run(
+        [CUAGYM, "sql", "SELECT role, count(*) AS n FROM llm_calls GROUP BY 1 ORDER BY 1", "--format", "csv"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert usage.stdout.splitlines()[1:] == ["critic,1", "discriminator,2", "generator,1", "task_writer,1"]
-    report = subprocess.run([CUAGYM, "report", "rejections"], env=env, capture_output=True, text=True, timeout=60)
+    report = subprocess.run(
+        [CUAGYM, "report", "rejections"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert report.returncode == 0, report.stderr
 
 
-def test_discriminator_worker_gets_the_key_but_its_snippets_cannot_read_it(server, tmp_path, monkeypatch, guest_python):
+def test_discriminator_worker_gets_the_key_but_its_snippets_cannot_read_it(
+    server, tmp_path, monkeypatch, guest_python
+):
     """The worker is handed exactly the provider's key (it reaches the provider as the bearer token);
     the snippets it runs get a cleared environment and cannot read the worker's /proc environ."""
     from infra.envs.base import EnvRole, StateView
@@ -124,18 +184,26 @@ def test_discriminator_worker_gets_the_key_but_its_snippets_cannot_read_it(serve
     canary = "sk-canary-0123456789"
     monkeypatch.setenv("HOSTED_VLLM_API_KEY", canary)
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "not-for-the-worker")
-    peek = ("import os\nprint('env:', sorted(os.environ))\n"
-            "try:\n    print('parent:', open(f'/proc/{os.getppid()}/environ', 'rb').read()[:2000])\n"
-            "except OSError as exc:\n    print('parent: DENIED', type(exc).__name__)\n")  # fmt: skip
+    peek = (
+        "import os\nprint('env:', sorted(os.environ))\n"
+        "try:\n    print('parent:', open(f'/proc/{os.getppid()}/environ', 'rb').read()[:2000])\n"
+        "except OSError as exc:\n    print('parent: DENIED', type(exc).__name__)\n"
+    )
     server.requests.clear()
-    server.script("canary", Reply(tool_calls=[tool("run_python", env="initial", code=peek)]),
-                  Reply(tool_calls=[tool("submit", reward_py=REWARD)]))  # fmt: skip
+    server.script(
+        "canary",
+        Reply(tool_calls=[tool("run_python", env="initial", code=peek)]),
+        Reply(tool_calls=[tool("submit", reward_py=REWARD)]),
+    )
     settings = Settings(var_dir=tmp_path / "var", output_dir=tmp_path / "out", guest_venv=guest_python)
-    disc = build_llm_discriminator(SynthParams(backend="llm", model="hosted_vllm/canary", api_base=server.base_url),
-                                   settings, sink=None)  # fmt: skip
+    disc = build_llm_discriminator(
+        SynthParams(backend="llm", model="hosted_vllm/canary", api_base=server.base_url), settings, sink=None
+    )
     view = StateView(env_id="e", role=EnvRole.INITIAL, files=[])
     try:
-        out = disc.write_reward(DiscriminatorRequest(task=SPEC, skill="s", initial_state=view, golden_state=view))
+        out = disc.write_reward(
+            DiscriminatorRequest(task=SPEC, skill="s", initial_state=view, golden_state=view)
+        )
     finally:
         disc.close()
     assert out.reward_py == REWARD

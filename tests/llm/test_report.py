@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from flows.cli import main
 from tasks.models import Grade, RejectReason, Round, Scripts, TaskSpec
-from tasks.review import judge_round, render_review
+from tasks.review import assess_round, render_review
 from tasks.synthesize import round_row
 from warehouse.store import Warehouse
 
@@ -18,19 +18,28 @@ CALC_SPEC = TaskSpec.model_validate(SPEC.model_dump() | {"id": "llm.calc.x-1", "
 
 
 def _failed_round(spec: TaskSpec, number: int, **judged) -> Round:
-    review, reason = judge_round(setup=None, patch=None, golden=None, initial=None, findings=None, **judged)
+    review, reason = assess_round(setup=None, patch=None, golden=None, initial=None, findings=None, **judged)
     review.markdown = render_review(review, task_id=spec.id, round_no=number, max_rounds=5)
-    return Round(task_id=spec.id, attempt=1, number=number, scripts=Scripts(), review=review, reject_reason=reason)
+    return Round(
+        task_id=spec.id, attempt=1, number=number, scripts=Scripts(), review=review, reject_reason=reason
+    )
 
 
 def _golden_half(spec: TaskSpec, number: int) -> Round:
     from infra.sandbox import SandboxResult
 
     ok = SandboxResult(exit_code=0, stdout="", stderr="", duration_s=0.1)
-    review, reason = judge_round(setup=ok, patch=ok, golden=Grade(score=0.5, exit_code=0),
-                                 initial=Grade(score=0.0, exit_code=0), findings=[])  # fmt: skip
+    review, reason = assess_round(
+        setup=ok,
+        patch=ok,
+        golden=Grade(score=0.5, exit_code=0),
+        initial=Grade(score=0.0, exit_code=0),
+        findings=[],
+    )
     review.markdown = "# REVIEW"
-    return Round(task_id=spec.id, attempt=1, number=number, scripts=Scripts(), review=review, reject_reason=reason)
+    return Round(
+        task_id=spec.id, attempt=1, number=number, scripts=Scripts(), review=review, reject_reason=reason
+    )
 
 
 def test_report_groups_failed_rounds_and_votes_by_app_and_condition(tmp_path):
@@ -43,19 +52,43 @@ def test_report_groups_failed_rounds_and_votes_by_app_and_condition(tmp_path):
         warehouse.save_round(round_row(_failed_round(SPEC, n, agent_error=no_code)))
     warehouse.save_round(round_row(_golden_half(SPEC, 4)))
     warehouse.save_round(round_row(_golden_half(CALC_SPEC, 1)))
-    warehouse.save_votes(CALC_SPEC.id, 1, [{"critic": 1, "model": "m", "decision": "reject", "reason": "loose check",
-                                            "criteria": {}}],
-                         {"decision": "reject", "keep": 0, "modify_query": 0, "reject": 1, "errors": 0})  # fmt: skip
+    warehouse.save_votes(
+        CALC_SPEC.id,
+        1,
+        [{"critic": 1, "model": "m", "decision": "reject", "reason": "loose check", "criteria": {}}],
+        {"decision": "reject", "keep": 0, "modify_query": 0, "reject": 1, "errors": 0},
+    )
 
-    result = CliRunner().invoke(main, ["report", "rejections", "--warehouse", str(warehouse.path), "--format", "json"])
+    result = CliRunner().invoke(
+        main, ["report", "rejections", "--warehouse", str(warehouse.path), "--format", "json"]
+    )
     assert result.exit_code == 0, result.output
-    rows = [(r["app"], r["condition"], r["reason"], r["rounds"], r["tuples"]) for r in json.loads(result.output)]
-    assert rows[:2] == [("calc", "golden_full", "golden_not_full", 1, 1), ("calc", "vote", "vote_reject", 1, 1)]
-    assert ("files", "setup_ok", "generator_error", 3, 1) in rows  # agent errors fail before condition 1 is met
-    assert rows.index(("files", "setup_ok", "generator_error", 3, 1)) < rows.index(("files", "golden_full", "golden_not_full", 1, 1))
+    rows = [
+        (r["app"], r["condition"], r["reason"], r["rounds"], r["tuples"]) for r in json.loads(result.output)
+    ]
+    assert rows[:2] == [
+        ("calc", "golden_full", "golden_not_full", 1, 1),
+        ("calc", "vote", "vote_reject", 1, 1),
+    ]
+    assert (
+        "files",
+        "setup_ok",
+        "generator_error",
+        3,
+        1,
+    ) in rows  # agent errors fail before condition 1 is met
+    assert rows.index(("files", "setup_ok", "generator_error", 3, 1)) < rows.index(
+        ("files", "golden_full", "golden_not_full", 1, 1)
+    )
     assert ("writer", "vote", "vote_reject", 1, 1) in rows  # a cross-app tuple counts for each of its apps
 
-    only_files = CliRunner().invoke(main, ["report", "rejections", "--warehouse", str(warehouse.path), "--app", "files"])
-    assert only_files.exit_code == 0 and "generator_error" in only_files.output and "calc" not in only_files.output
+    only_files = CliRunner().invoke(
+        main, ["report", "rejections", "--warehouse", str(warehouse.path), "--app", "files"]
+    )
+    assert (
+        only_files.exit_code == 0
+        and "generator_error" in only_files.output
+        and "calc" not in only_files.output
+    )
     example = [r for r in json.loads(result.output) if r["reason"] == "generator_error"][0]["example"]
     assert "no fenced code block" in example

@@ -37,19 +37,39 @@ def server():
 
 
 def _vote(decision: str) -> Reply:
-    return Reply(content=f'```json\n{{"decision": "{decision}", "reason": "because", "criteria": '
-                         '{"hack_risk": {"ok": false, "note": "loose"}}}\n```')  # fmt: skip
+    return Reply(
+        content=f'```json\n{{"decision": "{decision}", "reason": "because", "criteria": '
+        '{"hack_risk": {"ok": false, "note": "loose"}}}\n```'
+    )
 
 
-ROUND = Round(task_id=SPEC.id, attempt=1, number=1, scripts=Scripts(initial_setup_py="a=1", golden_patch_py="b=2",
-              reward_py="c=3"), review=Review(verdict=Verdict.PASS, conditions=[], markdown="# REVIEW"))  # fmt: skip
+ROUND = Round(
+    task_id=SPEC.id,
+    attempt=1,
+    number=1,
+    scripts=Scripts(initial_setup_py="a=1", golden_patch_py="b=2", reward_py="c=3"),
+    review=Review(verdict=Verdict.PASS, conditions=[], markdown="# REVIEW"),
+)
 
 
-@pytest.mark.parametrize(("replies", "decision", "status", "reason"), [
-    (["keep", "keep", "reject"], "keep", TupleStatus.VERIFIED, None),
-    (["modify_query", "keep", "modify_query"], "modify_query", TupleStatus.REJECTED, RejectReason.VOTE_MODIFY_QUERY),
-    (["keep", "reject", "garbage"], "reject", TupleStatus.REJECTED, RejectReason.VOTE_REJECT),  # no strict majority
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("replies", "decision", "status", "reason"),
+    [
+        (["keep", "keep", "reject"], "keep", TupleStatus.VERIFIED, None),
+        (
+            ["modify_query", "keep", "modify_query"],
+            "modify_query",
+            TupleStatus.REJECTED,
+            RejectReason.VOTE_MODIFY_QUERY,
+        ),
+        (
+            ["keep", "reject", "garbage"],
+            "reject",
+            TupleStatus.REJECTED,
+            RejectReason.VOTE_REJECT,
+        ),  # no strict majority
+    ],
+)
 def test_critics_strict_majority_is_stored_per_vote(server, tmp_path, replies, decision, status, reason):
     model = f"critic-{decision}"
     script = [Reply(content="no json here") if r == "garbage" else _vote(r) for r in replies]
@@ -64,7 +84,9 @@ def test_critics_strict_majority_is_stored_per_vote(server, tmp_path, replies, d
     assert {v["aggregate"] for v in votes} == {decision}
     assert votes[0]["criteria"]["hack_risk"]["ok"] is False
     prompts = [r["messages"][0]["content"] for r in server.requests_for(model)]
-    assert all("c=3" in p and "# REVIEW" in p and "reward_tracking" in p for p in prompts)  # critics see it all
+    assert all(
+        "c=3" in p and "# REVIEW" in p and "reward_tracking" in p for p in prompts
+    )  # critics see it all
     assert len({p for p in prompts}) == 3  # "critic k of n": three distinct prompts (and cache keys)
 
 
@@ -75,21 +97,47 @@ def test_a_critic_whose_provider_fails_casts_an_error_vote(server):
 
 
 def test_task_writer_states_goals_and_is_re_asked_once(server):
-    seed = TaskSeed(leaf="files/organise/sort_into_folders", leaf_description="Sort files into folders",
-                    apps=["files"], persona="a paralegal", scenario=Scenario.COMMERCIAL, domain=Domain.LEGAL,
-                    difficulty=Difficulty.MEDIUM, seed=7)  # fmt: skip
-    context = ("/home/user/Desktop holds case_a.pdf, case_b.pdf and invoice_1.txt. Done: Desktop/Cases holds "
-               "both PDFs, Desktop/Invoices holds invoice_1.txt, and none of them remains in Desktop itself.")
-    server.script("writer",
-                  Reply(tool_calls=[tool("submit_task", instruction="Click the Files icon and drag the PDFs.",
-                                         context=context)]),
-                  Reply(tool_calls=[tool("submit_task", instruction="Tidy my Desktop: case PDFs into a Cases "
-                                         "folder and invoices into an Invoices folder.", context=context)]))  # fmt: skip
+    seed = TaskSeed(
+        leaf="files/organise/sort_into_folders",
+        leaf_description="Sort files into folders",
+        apps=["files"],
+        persona="a paralegal",
+        scenario=Scenario.COMMERCIAL,
+        domain=Domain.LEGAL,
+        difficulty=Difficulty.MEDIUM,
+        seed=7,
+    )
+    context = (
+        "/home/user/Desktop holds case_a.pdf, case_b.pdf and invoice_1.txt. Done: Desktop/Cases holds "
+        "both PDFs, Desktop/Invoices holds invoice_1.txt, and none of them remains in Desktop itself."
+    )
+    server.script(
+        "writer",
+        Reply(
+            tool_calls=[
+                tool("submit_task", instruction="Click the Files icon and drag the PDFs.", context=context)
+            ]
+        ),
+        Reply(
+            tool_calls=[
+                tool(
+                    "submit_task",
+                    instruction="Tidy my Desktop: case PDFs into a Cases "
+                    "folder and invoices into an Invoices folder.",
+                    context=context,
+                )
+            ]
+        ),
+    )
     records = []
     writer = TaskWriter(LLMClient(role_config(server, "task_writer", "writer"), sink=records.append), SKILLS)
     spec = writer.write(seed)
     assert spec.instruction.startswith("Tidy my Desktop") and spec.context == context
-    assert spec.taxonomy_leaf == seed.leaf and spec.family == f"llm:{seed.leaf}" and spec.id.startswith("llm.files.")
+    assert (
+        spec.taxonomy_leaf == seed.leaf
+        and spec.family == f"llm:{seed.leaf}"
+        and spec.id.startswith("llm.files.")
+    )
     second_prompt = server.requests_for("writer")[1]["messages"][0]["content"]
     assert "dictates the GUI path ('Click')" in second_prompt and "a paralegal" in second_prompt
     assert [r.tags["task_id"] for r in records] == [spec.id, spec.id]  # tagged once the spec existed
@@ -104,8 +152,12 @@ def test_seeds_take_turns_across_apps_and_cap_each_leaf():
 
 def test_judge_reads_the_final_state(server):
     server.script("judge", Reply(content='```json\n{"success": true, "score": 1.0, "reason": "done"}\n```'))
-    view = StateView(env_id="e", role=EnvRole.ROLLOUT, files=[FileEntry(path="Documents/todo.txt", kind="file", size=9)])
-    verdict = judge_state(LLMClient(role_config(server, "judge", "judge")), SPEC, view, "modified: Documents/todo.txt")
+    view = StateView(
+        env_id="e", role=EnvRole.ROLLOUT, files=[FileEntry(path="Documents/todo.txt", kind="file", size=9)]
+    )
+    verdict = judge_state(
+        LLMClient(role_config(server, "judge", "judge")), SPEC, view, "modified: Documents/todo.txt"
+    )
     assert verdict.success and verdict.score == 1.0
     assert "Documents/todo.txt" in server.requests_for("judge")[0]["messages"][0]["content"]
 

@@ -3,7 +3,7 @@ bubblewrap sandbox as `local`, driven through an OSWorld-compatible in-guest ser
 
 An env is a directory `<root>/<task>/<env_id>/` holding `home/` (mounted at /home/user), `scripts/`
 (read-only at /opt/cuagym/scripts, outside the state view), `desktop.log` (the sandbox's stderr) and
-`snapshots/`. The desktop itself is one sandbox (infra/envs/desktop_sandbox.py) whose server listens
+`snapshots/`. The desktop itself is one sandbox (infra/envs/desktop/sandbox.py) whose server listens
 on a Unix socket; the host reaches it with `env.client` (typed calls over that socket), or — for
 OSWorld's own controllers — over a loopback TCP port that `env.serve_tcp()` opens, with the token as
 HTTP Basic password (`env.osworld_address()` gives the vm_ip/port pair to hand them).
@@ -30,10 +30,10 @@ from pathlib import Path
 
 from infra.desktop_venv import require_desktop_python
 from infra.envs.base import Capability, Env, EnvProvider, EnvRole, ScriptResult, Snapshot, StateView
-from infra.envs.desktop_actions import GuiAction, xdotool_args
-from infra.envs.desktop_client import CommandTimeout, DesktopClient
-from infra.envs.desktop_forward import TcpForwarder
-from infra.envs.desktop_sandbox import (
+from infra.envs.desktop.actions import GuiAction, xdotool_args
+from infra.envs.desktop.client import CommandTimeout, DesktopClient
+from infra.envs.desktop.forward import TcpForwarder
+from infra.envs.desktop.sandbox import (
     GUEST_SCRIPTS,
     DesktopConfig,
     DesktopMemory,
@@ -41,7 +41,7 @@ from infra.envs.desktop_sandbox import (
     check_programs,
     new_token,
 )
-from infra.envs.desktop_setup import load_task, run_setup, task_documents
+from infra.envs.desktop.setup import load_task, run_setup, task_documents
 from infra.envs.home import (
     MAX_STATE_ENTRIES,
     copy_home,
@@ -60,8 +60,15 @@ OSWORLD_USER = "cuagym"  # any name works: the server checks only the password (
 
 
 class DesktopEnv(Env):
-    capabilities = frozenset({Capability.RUN_SCRIPT, Capability.STATE_VIEW, Capability.SNAPSHOT,
-                              Capability.SCREENSHOT, Capability.GUI_INPUT})  # fmt: skip
+    capabilities = frozenset(
+        {
+            Capability.RUN_SCRIPT,
+            Capability.STATE_VIEW,
+            Capability.SNAPSHOT,
+            Capability.SCREENSHOT,
+            Capability.GUI_INPUT,
+        }
+    )
 
     def __init__(
         self, provider: DesktopProvider, env_id: str, task_id: str, role: EnvRole, root: Path
@@ -90,8 +97,14 @@ class DesktopEnv(Env):
             raise DesktopError(
                 f"desktop {self.id} is already running", hint="reset() it, or close() it first"
             )
-        self._sandbox = DesktopSandbox(home=self.home, python=self.provider.python, scripts=self.scripts,
-                                       log_path=self.log_path, config=self.provider.config, token=self.token)  # fmt: skip
+        self._sandbox = DesktopSandbox(
+            home=self.home,
+            python=self.provider.python,
+            scripts=self.scripts,
+            log_path=self.log_path,
+            config=self.provider.config,
+            token=self.token,
+        )
         self._sandbox.launch()
 
     def wait_ready(self) -> None:
@@ -174,13 +187,23 @@ class DesktopEnv(Env):
         # Each script alone in a fresh folder under the bound scripts dir, removed after its run.
         try:
             with staged_script(self.scripts, name, source) as folder:
-                result = self.client.execute(["python3", f"{GUEST_SCRIPTS}/{folder.name}/{name}"],
-                                             timeout_s=timeout_s, env=env)  # fmt: skip
+                result = self.client.execute(
+                    ["python3", f"{GUEST_SCRIPTS}/{folder.name}/{name}"], timeout_s=timeout_s, env=env
+                )
         except CommandTimeout as exc:
-            return ScriptResult(exit_code=EXIT_TIMEOUT, stdout="", stderr=str(exc), timed_out=True,
-                                duration_s=round(time.monotonic() - started, 4))  # fmt: skip
-        return ScriptResult(exit_code=result.returncode, stdout=result.output, stderr=result.error,
-                            duration_s=round(time.monotonic() - started, 4))  # fmt: skip
+            return ScriptResult(
+                exit_code=EXIT_TIMEOUT,
+                stdout="",
+                stderr=str(exc),
+                timed_out=True,
+                duration_s=round(time.monotonic() - started, 4),
+            )
+        return ScriptResult(
+            exit_code=result.returncode,
+            stdout=result.output,
+            stderr=result.error,
+            duration_s=round(time.monotonic() - started, 4),
+        )
 
     def state_view(self) -> StateView:
         self._check_open()
@@ -214,12 +237,16 @@ class DesktopEnv(Env):
         width, height = self.provider.config.width, self.provider.config.height
         x, y = getattr(action, "x", None), getattr(action, "y", None)
         if (x is not None and x >= width) or (y is not None and y >= height):
-            raise DesktopError(f"{action!r} is off the {width}x{height} screen",
-                               hint="coordinates are screen pixels, 0-based")  # fmt: skip
+            raise DesktopError(
+                f"{action!r} is off the {width}x{height} screen",
+                hint="coordinates are screen pixels, 0-based",
+            )
         result = self.client.execute(["xdotool", *xdotool_args(action)], timeout_s=60)
         if result.returncode != 0:
-            raise DesktopError(f"{action!r} failed: {(result.error or result.output).strip()[-500:]}",
-                               hint="check coordinates are on screen and key names are valid")  # fmt: skip
+            raise DesktopError(
+                f"{action!r} failed: {(result.error or result.output).strip()[-500:]}",
+                hint="check coordinates are on screen and key names are valid",
+            )
 
     def window_titles(self) -> list[str]:
         """Titles of the windows on screen (what `wmctrl -l` lists), dialogs included."""
@@ -239,8 +266,11 @@ class DesktopEnv(Env):
             if gone and not matches:
                 return ""
             if time.monotonic() > deadline:
-                raise DesktopError(f"no window titled *{title_part}* {'left' if gone else 'came up'} in {timeout_s:g} s; "
-                                   f"on screen: {self.window_titles()}", hint="take a screenshot to see what the app shows")  # fmt: skip
+                raise DesktopError(
+                    f"no window titled *{title_part}* {'left' if gone else 'came up'} in {timeout_s:g} s; "
+                    f"on screen: {self.window_titles()}",
+                    hint="take a screenshot to see what the app shows",
+                )
             time.sleep(0.2)
 
     def open_file(self, guest_path: str, *, timeout_s: float = 120.0) -> None:
@@ -287,9 +317,14 @@ class DesktopProvider(EnvProvider):
     name = "desktop"
 
     def __init__(
-        self, root: Path, desktop_python: Path, *, config: DesktopConfig | None = None,
-        script_limits: Limits | None = None, keep: bool = False,
-    ) -> None:  # fmt: skip
+        self,
+        root: Path,
+        desktop_python: Path,
+        *,
+        config: DesktopConfig | None = None,
+        script_limits: Limits | None = None,
+        keep: bool = False,
+    ) -> None:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
         self.python = require_desktop_python(desktop_python)

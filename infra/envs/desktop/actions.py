@@ -18,25 +18,84 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, TypeAdapter, field_validator
 
 _KEYSYMS = {
-    "enter": "Return", "return": "Return", "tab": "Tab", "esc": "Escape", "escape": "Escape",
-    "backspace": "BackSpace", "delete": "Delete", "del": "Delete", "insert": "Insert", "space": "space",
-    "up": "Up", "down": "Down", "left": "Left", "right": "Right", "home": "Home", "end": "End",
-    "pageup": "Prior", "pgup": "Prior", "pagedown": "Next", "pgdn": "Next",
-    "ctrl": "ctrl", "control": "ctrl", "ctrlleft": "Control_L", "ctrlright": "Control_R",
-    "shift": "shift", "shiftleft": "Shift_L", "shiftright": "Shift_R",
-    "alt": "alt", "altleft": "Alt_L", "altright": "Alt_R", "win": "super", "super": "super",
-    "meta": "super", "cmd": "super", "command": "super", "capslock": "Caps_Lock", "numlock": "Num_Lock",
-    "printscreen": "Print", "prtsc": "Print", "menu": "Menu", "apps": "Menu", "pause": "Pause",
+    "enter": "Return",
+    "return": "Return",
+    "tab": "Tab",
+    "esc": "Escape",
+    "escape": "Escape",
+    "backspace": "BackSpace",
+    "delete": "Delete",
+    "del": "Delete",
+    "insert": "Insert",
+    "space": "space",
+    "up": "Up",
+    "down": "Down",
+    "left": "Left",
+    "right": "Right",
+    "home": "Home",
+    "end": "End",
+    "pageup": "Prior",
+    "pgup": "Prior",
+    "pagedown": "Next",
+    "pgdn": "Next",
+    "ctrl": "ctrl",
+    "control": "ctrl",
+    "ctrlleft": "Control_L",
+    "ctrlright": "Control_R",
+    "shift": "shift",
+    "shiftleft": "Shift_L",
+    "shiftright": "Shift_R",
+    "alt": "alt",
+    "altleft": "Alt_L",
+    "altright": "Alt_R",
+    "win": "super",
+    "super": "super",
+    "meta": "super",
+    "cmd": "super",
+    "command": "super",
+    "capslock": "Caps_Lock",
+    "numlock": "Num_Lock",
+    "printscreen": "Print",
+    "prtsc": "Print",
+    "menu": "Menu",
+    "apps": "Menu",
+    "pause": "Pause",
     **{f"f{i}": f"F{i}" for i in range(1, 25)},
-}  # fmt: skip
+}
 _PUNCTUATION = {
-    "-": "minus", "+": "plus", "=": "equal", ",": "comma", ".": "period", "/": "slash", "\\": "backslash",
-    ";": "semicolon", ":": "colon", "'": "apostrophe", '"': "quotedbl", "`": "grave", "~": "asciitilde",
-    "!": "exclam", "@": "at", "#": "numbersign", "$": "dollar", "%": "percent", "^": "asciicircum",
-    "&": "ampersand", "*": "asterisk", "(": "parenleft", ")": "parenright", "[": "bracketleft",
-    "]": "bracketright", "{": "braceleft", "}": "braceright", "<": "less", ">": "greater",
-    "?": "question", "_": "underscore", "|": "bar",
-}  # fmt: skip
+    "-": "minus",
+    "+": "plus",
+    "=": "equal",
+    ",": "comma",
+    ".": "period",
+    "/": "slash",
+    "\\": "backslash",
+    ";": "semicolon",
+    ":": "colon",
+    "'": "apostrophe",
+    '"': "quotedbl",
+    "`": "grave",
+    "~": "asciitilde",
+    "!": "exclam",
+    "@": "at",
+    "#": "numbersign",
+    "$": "dollar",
+    "%": "percent",
+    "^": "asciicircum",
+    "&": "ampersand",
+    "*": "asterisk",
+    "(": "parenleft",
+    ")": "parenright",
+    "[": "bracketleft",
+    "]": "bracketright",
+    "{": "braceleft",
+    "}": "braceright",
+    "<": "less",
+    ">": "greater",
+    "?": "question",
+    "_": "underscore",
+    "|": "bar",
+}
 _BUTTONS = {"left": "1", "middle": "2", "right": "3"}
 
 
@@ -48,8 +107,10 @@ def keysym(name: str) -> str:
         return _PUNCTUATION[name]
     if name.lower() in _KEYSYMS:
         return _KEYSYMS[name.lower()]
-    raise ValueError(f"unknown key {name!r}; use a letter, digit or punctuation character, or one of "
-                     f"{', '.join(sorted(_KEYSYMS))}")  # fmt: skip
+    raise ValueError(
+        f"unknown key {name!r}; use a letter, digit or punctuation character, or one of "
+        f"{', '.join(sorted(_KEYSYMS))}"
+    )
 
 
 class _Pointer(BaseModel):
@@ -115,8 +176,18 @@ def xdotool_args(action: GuiAction) -> list[str]:
     """The xdotool arguments (after the program name) that perform `action`."""
     match action:
         case Click(x=x, y=y, button=button, count=count):
-            return ["mousemove", "--sync", str(x), str(y), "click", "--repeat", str(count), "--delay", "80",
-                    _BUTTONS[button]]  # fmt: skip
+            return [
+                "mousemove",
+                "--sync",
+                str(x),
+                str(y),
+                "click",
+                "--repeat",
+                str(count),
+                "--delay",
+                "80",
+                _BUTTONS[button],
+            ]
         case MoveTo(x=x, y=y):
             return ["mousemove", "--sync", str(x), str(y)]
         case DragTo(x=x, y=y, button=button):

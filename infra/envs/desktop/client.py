@@ -40,9 +40,11 @@ class DesktopClient:
     def __init__(self, socket_path: Path, token: str, *, timeout_s: float = 60.0) -> None:
         self.socket_path = socket_path
         self._http = httpx.Client(
-            transport=httpx.HTTPTransport(uds=str(socket_path)), base_url="http://desktop",
-            headers={"Authorization": f"Bearer {token}"}, timeout=timeout_s,
-        )  # fmt: skip
+            transport=httpx.HTTPTransport(uds=str(socket_path)),
+            base_url="http://desktop",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=timeout_s,
+        )
 
     def _call(
         self, method: str, path: str, *, timeout_s: float | None = None, **kwargs: Any
@@ -52,15 +54,23 @@ class DesktopClient:
                 method, path, timeout=timeout_s or httpx.USE_CLIENT_DEFAULT, **kwargs
             )
         except httpx.TimeoutException as exc:
-            raise DesktopError(f"{method} {path} got no answer in time: {exc}",
-                               hint="the desktop may be overloaded; see its desktop.log") from None  # fmt: skip
+            raise DesktopError(
+                f"{method} {path} got no answer in time: {exc}",
+                hint="the desktop may be overloaded; see its desktop.log",
+            ) from None
         except httpx.TransportError as exc:
-            raise DesktopError(f"cannot reach the desktop's server at {self.socket_path}: {exc}",
-                               hint="the desktop is closed or crashed; reset it or provision a new one") from None  # fmt: skip
+            raise DesktopError(
+                f"cannot reach the desktop's server at {self.socket_path}: {exc}",
+                hint="the desktop is closed or crashed; reset it or provision a new one",
+            ) from None
         if response.status_code >= 400:
             body = response.text[:2000]
-            raise DesktopServerError(f"{method} {path} failed with HTTP {response.status_code}: {body}",
-                                     hint=_hint(response.status_code), status=response.status_code, body=body)  # fmt: skip
+            raise DesktopServerError(
+                f"{method} {path} failed with HTTP {response.status_code}: {body}",
+                hint=_hint(response.status_code),
+                status=response.status_code,
+                body=body,
+            )
         return response
 
     def health(self) -> dict[str, Any]:
@@ -70,9 +80,13 @@ class DesktopClient:
         return self._call("GET", "/screenshot", timeout_s=30).content
 
     def execute(
-        self, command: list[str] | str, *, shell: bool = False, timeout_s: float = 120.0,
+        self,
+        command: list[str] | str,
+        *,
+        shell: bool = False,
+        timeout_s: float = 120.0,
         env: Mapping[str, str] | None = None,
-    ) -> ExecResult:  # fmt: skip
+    ) -> ExecResult:
         """Run a command to completion in the guest; raises CommandTimeout after `timeout_s`."""
         payload: dict[str, Any] = {"command": command, "shell": shell, "timeout": timeout_s}
         if env:
@@ -82,12 +96,18 @@ class DesktopClient:
         except DesktopServerError as exc:
             body = parse_json(exc.body)
             if exc.status == 500 and isinstance(body, dict) and body.get("timed_out"):
-                raise CommandTimeout(f"{command!r} timed out after {timeout_s:g} s",
-                                     hint="raise the timeout, or check the command does not wait for input") from None  # fmt: skip
+                raise CommandTimeout(
+                    f"{command!r} timed out after {timeout_s:g} s",
+                    hint="raise the timeout, or check the command does not wait for input",
+                ) from None
             raise
         data = response.json()
-        return ExecResult(returncode=data["returncode"], output=data["output"], error=data["error"],
-                          duration_s=response.elapsed.total_seconds())  # fmt: skip
+        return ExecResult(
+            returncode=data["returncode"],
+            output=data["output"],
+            error=data["error"],
+            duration_s=response.elapsed.total_seconds(),
+        )
 
     def upload(self, guest_path: str, data: bytes) -> None:
         files = {"file_data": (Path(guest_path).name, data)}
@@ -110,12 +130,18 @@ class DesktopClient:
         self._call("POST", "/setup/open_file", json=payload, timeout_s=timeout_s + _MARGIN_S)
 
     def activate_window(self, window_name: str, *, strict: bool = False, by_class: bool = False) -> None:
-        self._call("POST", "/setup/activate_window",
-                   json={"window_name": window_name, "strict": strict, "by_class": by_class})  # fmt: skip
+        self._call(
+            "POST",
+            "/setup/activate_window",
+            json={"window_name": window_name, "strict": strict, "by_class": by_class},
+        )
 
     def close_window(self, window_name: str, *, strict: bool = False, by_class: bool = False) -> None:
-        self._call("POST", "/setup/close_window",
-                   json={"window_name": window_name, "strict": strict, "by_class": by_class})  # fmt: skip
+        self._call(
+            "POST",
+            "/setup/close_window",
+            json={"window_name": window_name, "strict": strict, "by_class": by_class},
+        )
 
     def accessibility_tree(self) -> str:
         return self._call("GET", "/accessibility", timeout_s=150).json()["AT"]

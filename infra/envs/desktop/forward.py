@@ -30,8 +30,10 @@ def _loopback(host: str) -> str:
             return host
     except ValueError:
         pass
-    raise ConfigError(f"refusing to expose a desktop on {host!r}: not a loopback address",
-                      hint="use 127.0.0.1 (or ::1); the desktop must never be reachable from the network")  # fmt: skip
+    raise ConfigError(
+        f"refusing to expose a desktop on {host!r}: not a loopback address",
+        hint="use 127.0.0.1 (or ::1); the desktop must never be reachable from the network",
+    )
 
 
 class TcpForwarder:
@@ -44,8 +46,10 @@ class TcpForwarder:
         try:
             self._listener = socket.create_server((self.host, port), family=family, backlog=64)
         except OSError as exc:
-            raise ConfigError(f"cannot listen on {self.host}:{port}: {exc.strerror}",
-                              hint="pick another --port, or 0 for any free one") from None  # fmt: skip
+            raise ConfigError(
+                f"cannot listen on {self.host}:{port}: {exc.strerror}",
+                hint="pick another --port, or 0 for any free one",
+            ) from None
         self._listener.settimeout(0.5)  # so close() is noticed without waking accept() from outside
         self.port = self._listener.getsockname()[1]
         self._closed = threading.Event()
@@ -78,8 +82,10 @@ class TcpForwarder:
         except OSError as exc:
             log.warning("desktop at %s is not accepting connections: %s", self.unix_path, exc)
             with contextlib.suppress(OSError):
-                client.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n"
-                               b"Content-Length: 27\r\n\r\nthe desktop is not running\n")  # fmt: skip
+                client.sendall(
+                    b"HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+                    b"Content-Length: 27\r\n\r\nthe desktop is not running\n"
+                )
             client.close()
             upstream.close()
             return

@@ -29,7 +29,7 @@ from infra.sandbox.process import SandboxProcess
 
 log = logging.getLogger(__name__)
 
-SERVER_PACKAGE = Path(__file__).resolve().parents[1] / "desktop_server"
+SERVER_PACKAGE = Path(__file__).resolve().parents[2] / "desktop_server"
 GUEST_PYTHON = "/opt/cuagym/python"
 GUEST_SERVER_ROOT = "/opt/cuagym/server"
 GUEST_SCRIPTS = "/opt/cuagym/scripts"
@@ -89,9 +89,15 @@ class DesktopSandbox:
     for its ready line; `start()` does both. Launch several, then wait for each, to boot in parallel."""
 
     def __init__(
-        self, *, home: Path, python: Path, scripts: Path, log_path: Path, config: DesktopConfig,
+        self,
+        *,
+        home: Path,
+        python: Path,
+        scripts: Path,
+        log_path: Path,
+        config: DesktopConfig,
         token: str | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.home, self.python, self.scripts, self.log_path, self.config = (
             home,
             python,
@@ -112,19 +118,34 @@ class DesktopSandbox:
         if not machine_id.exists():
             machine_id.write_text(uuid.uuid4().hex + "\n")
         binds = [
-            Bind(self.python, GUEST_PYTHON), Bind(SERVER_PACKAGE, f"{GUEST_SERVER_ROOT}/desktop_server"),
-            Bind(self.scripts, GUEST_SCRIPTS), Bind(self.run_dir, GUEST_RUN_DIR, writable=True),
+            Bind(self.python, GUEST_PYTHON),
+            Bind(SERVER_PACKAGE, f"{GUEST_SERVER_ROOT}/desktop_server"),
+            Bind(self.scripts, GUEST_SCRIPTS),
+            Bind(self.run_dir, GUEST_RUN_DIR, writable=True),
             Bind(machine_id, "/etc/machine-id"),
-        ]  # fmt: skip
+        ]
         binds += [Bind(Path(p), p) for p in _HOST_SHARED if Path(p).exists()]
         return binds
 
     def _argv(self) -> list[str]:
         c = self.config
-        boot = (f"import runpy, sys; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); "
-                "runpy.run_module('desktop_server', run_name='__main__', alter_sys=True)")  # fmt: skip
-        argv = [f"{GUEST_PYTHON}/bin/python3", "-c", boot, "--socket", f"{GUEST_RUN_DIR}/{SOCKET_NAME}",
-                "--width", str(c.width), "--height", str(c.height), "--start-timeout", str(c.start_timeout_s)]  # fmt: skip
+        boot = (
+            f"import runpy, sys; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); "
+            "runpy.run_module('desktop_server', run_name='__main__', alter_sys=True)"
+        )
+        argv = [
+            f"{GUEST_PYTHON}/bin/python3",
+            "-c",
+            boot,
+            "--socket",
+            f"{GUEST_RUN_DIR}/{SOCKET_NAME}",
+            "--width",
+            str(c.width),
+            "--height",
+            str(c.height),
+            "--start-timeout",
+            str(c.start_timeout_s),
+        ]
         if not c.accessibility:
             argv.append("--no-accessibility")
         return argv
@@ -136,9 +157,14 @@ class DesktopSandbox:
         self.scripts.mkdir(parents=True, exist_ok=True)
         env = {"PATH": f"{GUEST_PYTHON}/bin:/usr/local/bin:/usr/bin:/bin"}
         self.process = _LAUNCHER.submit(
-            SandboxProcess, self._argv(), home=self.home, log_path=self.log_path, limits=self.config.limits,
-            env=env, binds=self._binds(),
-        ).result()  # fmt: skip
+            SandboxProcess,
+            self._argv(),
+            home=self.home,
+            log_path=self.log_path,
+            limits=self.config.limits,
+            env=env,
+            binds=self._binds(),
+        ).result()
 
     def wait_ready(self) -> dict:
         """Send the token, wait for the server's ready line; raises DesktopStartError with its log tail."""
@@ -148,14 +174,17 @@ class DesktopSandbox:
         except (TimeoutError, EOFError) as exc:
             tail = self.process.stderr_tail()
             self.stop()
-            raise DesktopStartError(f"the desktop did not come up: {exc}; its log ends with:\n{tail}",
-                                    hint="check that Xvfb and openbox run on this machine; log at "
-                                    f"{self.log_path}") from None  # fmt: skip
+            raise DesktopStartError(
+                f"the desktop did not come up: {exc}; its log ends with:\n{tail}",
+                hint=f"check that Xvfb and openbox run on this machine; log at {self.log_path}",
+            ) from None
         info = json.loads(line or b"{}")
         if not info.get("ready"):
             self.stop()
-            raise DesktopStartError(f"the desktop failed to start: {info.get('error', line[:500])}",
-                                    hint=f"see {self.log_path}; `make setup` installs what a desktop needs")  # fmt: skip
+            raise DesktopStartError(
+                f"the desktop failed to start: {info.get('error', line[:500])}",
+                hint=f"see {self.log_path}; `make setup` installs what a desktop needs",
+            )
         self.ready_info = info
         return info
 
@@ -183,8 +212,12 @@ class DesktopSandbox:
             fields = _smaps_rollup(pid)
             if fields:
                 pss, rss, counted = pss + fields.get("Pss", 0), rss + fields.get("Rss", 0), counted + 1
-        return DesktopMemory(pss_mb=round(pss / 1024, 1), rss_mb=round(rss / 1024, 1), processes=counted,
-                             cgroup_mb=_cgroup_usage_mb(caps))  # fmt: skip
+        return DesktopMemory(
+            pss_mb=round(pss / 1024, 1),
+            rss_mb=round(rss / 1024, 1),
+            processes=counted,
+            cgroup_mb=_cgroup_usage_mb(caps),
+        )
 
     def stop(self) -> None:
         """End the session (closing stdin makes the server exit; stragglers are killed). Idempotent."""

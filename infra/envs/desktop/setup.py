@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from infra.envs.desktop_client import DesktopClient
+from infra.envs.desktop.client import DesktopClient
 from infra.errors import ConfigError, DesktopError
 
 # The documents each OSWorld app name opens (`related_apps` in config.json).
@@ -131,9 +131,11 @@ def load_task(path: Path) -> OsworldTask:
         return OsworldTask.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError) as exc:
         detail = str(exc) if not isinstance(exc, ValidationError) else exc.errors(include_url=False)
-        raise ConfigError(f"{path} is not a task config a desktop can run: {detail}",
-                          hint="setup steps must be vanilla OSWorld types: upload_file, download, execute, "
-                          "command, launch, open, sleep, activate_window, close_window") from None  # fmt: skip
+        raise ConfigError(
+            f"{path} is not a task config a desktop can run: {detail}",
+            hint="setup steps must be vanilla OSWorld types: upload_file, download, execute, "
+            "command, launch, open, sleep, activate_window, close_window",
+        ) from None
 
 
 def run_setup(
@@ -146,8 +148,10 @@ def run_setup(
         except DesktopSetupError:
             raise
         except (DesktopError, OSError, httpx.HTTPError) as exc:
-            raise DesktopSetupError(f"setup step {number} ({step.type}) of task {task.id} failed: {exc}",
-                                    hint="re-run the step by hand in `cuagym desktop serve` to see why") from None  # fmt: skip
+            raise DesktopSetupError(
+                f"setup step {number} ({step.type}) of task {task.id} failed: {exc}",
+                hint="re-run the step by hand in `cuagym desktop serve` to see why",
+            ) from None
 
 
 def _run_step(client: DesktopClient, step: SetupStep, base_dir: Path, timeout_s: float) -> None:
@@ -167,7 +171,8 @@ def _run_step(client: DesktopClient, step: SetupStep, base_dir: Path, timeout_s:
             if result.returncode != 0:
                 raise DesktopSetupError(
                     f"{params.command!r} exited with {result.returncode}: {(result.error or result.output)[-1500:]}",
-                    hint="the task's setup script fails on this desktop; run it with `cuagym env run` to debug")  # fmt: skip
+                    hint="the task's setup script fails on this desktop; run it with `cuagym env run` to debug",
+                )
         case LaunchStep(parameters=params):
             client.launch(params.command, shell=params.shell)
         case OpenStep(parameters=params):

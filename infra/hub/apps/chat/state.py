@@ -85,7 +85,9 @@ class ChatState(Loose):
         conversations = set(self.channels) | set(self.dms)
         for mid, message in self.messages.items():
             if message.conversation not in conversations:
-                raise ValueError(f"messages.{mid}.conversation {message.conversation!r} is not a channel or DM")
+                raise ValueError(
+                    f"messages.{mid}.conversation {message.conversation!r} is not a channel or DM"
+                )
             if message.thread is not None and message.thread not in self.messages:
                 raise ValueError(f"messages.{mid}.thread {message.thread!r} is not a message")
         return self

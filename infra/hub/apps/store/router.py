@@ -16,8 +16,20 @@ from infra.hub.state_api import Hub, check_sid, get_hub
 
 router = APIRouter()
 
-COLUMNS = ["number", "created", "customer_email", "financial_status", "fulfillment_status", "items", "subtotal",
-           "discount_code", "discount", "shipping", "tax", "total"]
+COLUMNS = [
+    "number",
+    "created",
+    "customer_email",
+    "financial_status",
+    "fulfillment_status",
+    "items",
+    "subtotal",
+    "discount_code",
+    "discount",
+    "shipping",
+    "tax",
+    "total",
+]
 
 
 def order_totals(order: dict, tax_rate: float) -> dict[str, float]:
@@ -40,12 +52,21 @@ async def export_orders(request: Request, hub: Hub = Depends(get_hub)) -> Respon
     tax_rate = state.get("store", {}).get("tax_rate", 0.0)
     for order in state.get("orders", {}).values():
         customer = state.get("customers", {}).get(order.get("customer") or "", {})
-        writer.writerow({
-            "number": order["number"], "created": order["created"], "customer_email": customer.get("email", ""),
-            "financial_status": order["financial_status"], "fulfillment_status": order["fulfillment_status"],
-            "items": sum(line["quantity"] for line in order["lines"]),
-            "discount_code": (order.get("discount") or {}).get("code", ""), "shipping": order.get("shipping", 0.0),
-            **order_totals(order, tax_rate),
-        })
-    return Response(out.getvalue(), media_type="text/csv",
-                    headers={"Content-Disposition": 'attachment; filename="orders.csv"'})
+        writer.writerow(
+            {
+                "number": order["number"],
+                "created": order["created"],
+                "customer_email": customer.get("email", ""),
+                "financial_status": order["financial_status"],
+                "fulfillment_status": order["fulfillment_status"],
+                "items": sum(line["quantity"] for line in order["lines"]),
+                "discount_code": (order.get("discount") or {}).get("code", ""),
+                "shipping": order.get("shipping", 0.0),
+                **order_totals(order, tax_rate),
+            }
+        )
+    return Response(
+        out.getvalue(),
+        media_type="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="orders.csv"'},
+    )

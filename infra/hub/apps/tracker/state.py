@@ -101,16 +101,21 @@ class TrackerState(Loose):
             if sprint.project not in self.projects:
                 raise ValueError(f"sprints.{sid}.project {sprint.project!r} is not a project")
             if sprint.state == "active" and active.setdefault(sprint.project, sid) != sid:
-                raise ValueError(f"project {sprint.project} has two active sprints ({active[sprint.project]}, {sid})")
+                raise ValueError(
+                    f"project {sprint.project} has two active sprints ({active[sprint.project]}, {sid})"
+                )
         for key, issue in self.issues.items():
             where = f"issues.{key}"
             if issue.project not in self.projects:
                 raise ValueError(f"{where}.project {issue.project!r} is not a project")
             if issue.status not in statuses:
                 raise ValueError(f"{where}.status {issue.status!r} is not a workflow status")
-            if issue.sprint is not None and (issue.sprint not in self.sprints
-                                             or self.sprints[issue.sprint].project != issue.project):
-                raise ValueError(f"{where}.sprint {issue.sprint!r} is not a sprint of project {issue.project}")
+            if issue.sprint is not None and (
+                issue.sprint not in self.sprints or self.sprints[issue.sprint].project != issue.project
+            ):
+                raise ValueError(
+                    f"{where}.sprint {issue.sprint!r} is not a sprint of project {issue.project}"
+                )
             for role in ("assignee", "reporter"):
                 person = getattr(issue, role)
                 if person is not None and person not in people:

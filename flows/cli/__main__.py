@@ -1,0 +1,3 @@
+from flows.cli import main
+
+main(prog_name="cuagym")
