@@ -34,7 +34,8 @@ from tasks.models import (
     TupleStatus,
     Verdict,
 )
-from tasks.review import judge_round, render_review
+from tasks.mutation import MutationSettings, run_mutation_tests
+from tasks.review import assess_round, judge_mutants, render_review
 from tasks.skills import Skill
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,11 @@ class CogenDeps:
     limits: Limits
     max_rounds: int = MAX_ROUNDS
     hub: HubProcess | None = None  # started for runs with web tasks; stopped by close()
+    mutation: MutationSettings | None = None  # None: no mutation stage
+    # A procedural Discriminator writes the same reward every round: a surviving mutant then rejects
+    # the tuple at once (the family's reward must be fixed at its source). An LLM one gets the
+    # survivors as feedback and tries again within the round budget.
+    mutants_reject_at_once: bool = True
 
     def close(self) -> None:
         self.discriminator.close()
@@ -94,8 +100,9 @@ def _grade(env: Env, reward_py: str, limits: Limits) -> Grade:
     return parse_grade(env.run_script(reward_py, name="reward.py", limits=limits))
 
 
-def run_round(spec: TaskSpec, skill: Skill, deps: CogenDeps, *, attempt: int, number: int,
-              previous_review: str | None) -> Round:  # fmt: skip
+def run_round(
+    spec: TaskSpec, skill: Skill, deps: CogenDeps, *, attempt: int, number: int, previous_review: str | None
+) -> Round:
     """One round, start to verdict. Agent and script failures become a FAIL review, never an exception."""
     clock = _Clock()
     scripts = Scripts()
@@ -106,7 +113,10 @@ def run_round(spec: TaskSpec, skill: Skill, deps: CogenDeps, *, attempt: int, nu
     t = time.monotonic()
     try:
         generated = deps.generator.generate(spec, skill, previous_review, number)
-        scripts.initial_setup_py, scripts.golden_patch_py = generated.initial_setup_py, generated.golden_patch_py
+        scripts.initial_setup_py, scripts.golden_patch_py = (
+            generated.initial_setup_py,
+            generated.golden_patch_py,
+        )
     except CuagymError as exc:
         agent_error = (RejectReason.GENERATOR_ERROR, exc.message)
     t = clock.lap("generate_s", t)
@@ -117,12 +127,16 @@ def run_round(spec: TaskSpec, skill: Skill, deps: CogenDeps, *, attempt: int, nu
             t = clock.lap("provision_s", t)
             try:
                 setup, golden_setup = pool.map(
-                    lambda env: env.run_script(scripts.initial_setup_py, name="initial_setup.py", limits=deps.limits),
+                    lambda env: env.run_script(
+                        scripts.initial_setup_py, name="initial_setup.py", limits=deps.limits
+                    ),
                     (initial_env, golden_env),
                 )
                 t = clock.lap("setup_s", t)
                 if setup.ok and golden_setup.ok:
-                    patch = golden_env.run_script(scripts.golden_patch_py, name="golden_patch.py", limits=deps.limits)
+                    patch = golden_env.run_script(
+                        scripts.golden_patch_py, name="golden_patch.py", limits=deps.limits
+                    )
                 elif setup.ok:  # same script, different outcome: report the golden env's failure
                     setup = golden_setup
                 t = clock.lap("patch_s", t)
@@ -130,21 +144,59 @@ def run_round(spec: TaskSpec, skill: Skill, deps: CogenDeps, *, attempt: int, nu
                     golden, initial, findings, agent_error, scripts.reward_py = _discriminate_and_grade(
                         spec, skill, deps, pool, initial_env, golden_env, previous_review, number, clock
                     )
+                review, reason = assess_round(
+                    setup=setup,
+                    patch=patch,
+                    golden=golden,
+                    initial=initial,
+                    findings=findings,
+                    agent_error=agent_error,
+                )
+                if reason is None and deps.mutation is not None:
+                    t = time.monotonic()
+                    report = run_mutation_tests(
+                        spec,
+                        scripts.reward_py,
+                        initial_env,
+                        golden_env,
+                        deps.provider,
+                        limits=deps.limits,
+                        settings=deps.mutation,
+                    )
+                    reason = judge_mutants(review, report, final=deps.mutants_reject_at_once)
+                    clock.lap("mutation_s", t)
             finally:
                 initial_env.close()
                 golden_env.close()
-    review, reason = judge_round(setup=setup, patch=patch, golden=golden, initial=initial,
-                                 findings=findings, agent_error=agent_error)  # fmt: skip
+    else:  # the Generator failed: no env was provisioned
+        review, reason = assess_round(
+            setup=None, patch=None, golden=None, initial=None, findings=None, agent_error=agent_error
+        )
     review.markdown = render_review(review, task_id=spec.id, round_no=number, max_rounds=deps.max_rounds)
-    return Round(task_id=spec.id, attempt=attempt, number=number, scripts=scripts, review=review,
-                 reject_reason=reason, timings=clock.done())  # fmt: skip
+    return Round(
+        task_id=spec.id,
+        attempt=attempt,
+        number=number,
+        scripts=scripts,
+        review=review,
+        reject_reason=reason,
+        timings=clock.done(),
+    )
 
 
 def _discriminate_and_grade(spec, skill, deps, pool, initial_env, golden_env, previous_review, number, clock):
     t = time.monotonic()
-    request = DiscriminatorRequest(task=spec, skill=skill.text, initial_state=initial_env.state_view(),
-                                   golden_state=golden_env.state_view(), review=previous_review, round=number)  # fmt: skip
-    if getattr(deps.discriminator, "wants_files", False):  # e.g. the LLM one reads them and tests rewards on them
+    request = DiscriminatorRequest(
+        task=spec,
+        skill=skill.text,
+        initial_state=initial_env.state_view(),
+        golden_state=golden_env.state_view(),
+        review=previous_review,
+        round=number,
+    )
+    if getattr(
+        deps.discriminator, "wants_files", False
+    ):  # e.g. the LLM one reads them and tests rewards on them
         request.initial_files = state_files(initial_env, request.initial_state)
         request.golden_files = state_files(golden_env, request.golden_state)
     try:
@@ -161,9 +213,13 @@ def _discriminate_and_grade(spec, skill, deps, pool, initial_env, golden_env, pr
 
 
 def cogenerate(
-    spec: TaskSpec, skill: Skill, deps: CogenDeps, *, attempt: int = 1,
+    spec: TaskSpec,
+    skill: Skill,
+    deps: CogenDeps,
+    *,
+    attempt: int = 1,
     on_round: Callable[[Round], None] = lambda r: None,
-) -> CogenResult:  # fmt: skip
+) -> CogenResult:
     """Rounds until all five conditions hold (verified) or the budget is spent (rejected)."""
     rounds: list[Round] = []
     previous: str | None = None
@@ -174,5 +230,7 @@ def cogenerate(
         log.debug("%s round %d: %s %s", spec.id, number, rnd.review.verdict, rnd.reject_reason)
         if rnd.review.verdict is Verdict.PASS:
             return CogenResult(TupleStatus.VERIFIED, rounds, None)
+        if rnd.reject_reason is RejectReason.MUTANT_SURVIVED and deps.mutants_reject_at_once:
+            break
         previous = rnd.review.markdown
     return CogenResult(TupleStatus.REJECTED, rounds, rounds[-1].reject_reason)

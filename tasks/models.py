@@ -9,103 +9,24 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from infra.envs.base import StateView  # noqa: F401  (re-exported: part of the vocabulary)
+from infra.envs.base import StateView as StateView  # re-exported: part of the vocabulary
+
+# What a family produces is defined by the family kit (skills/kit), which must not import tasks/.
+from skills.kit.vocabulary import Difficulty as Difficulty
+from skills.kit.vocabulary import Domain as Domain
+from skills.kit.vocabulary import Platform as Platform
+from skills.kit.vocabulary import Scenario as Scenario
+from skills.kit.vocabulary import TaskSpec as TaskSpec
+from skills.kit.vocabulary import Wording as Wording
 
 MAX_ROUNDS = 5
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-class Platform(StrEnum):
-    DESKTOP = "desktop"
-    WEB = "web"
-    CROSS = "cross"
-
-
-class Difficulty(StrEnum):
-    EASY = "easy"  # <= 3 atomic actions
-    MEDIUM = "medium"  # 3-10 steps
-    HARD = "hard"  # long-horizon: several independently scored components
-
-
-class Scenario(StrEnum):
-    COMMERCIAL = "commercial"
-    EDUCATIONAL = "educational"
-    SCIENTIFIC = "scientific"
-    PERSONAL = "personal"
-
-
-class Domain(StrEnum):
-    """O*NET SOC major occupation groups (the paper grounds coverage in them)."""
-
-    MANAGEMENT = "management"
-    BUSINESS_FINANCE = "business_finance"
-    COMPUTER_MATH = "computer_math"
-    ENGINEERING = "engineering"
-    SCIENCE = "science"
-    COMMUNITY_SOCIAL = "community_social"
-    LEGAL = "legal"
-    EDUCATION = "education"
-    ARTS_MEDIA = "arts_media"
-    HEALTHCARE = "healthcare"
-    PROTECTIVE = "protective"
-    FOOD_SERVICE = "food_service"
-    PERSONAL_CARE = "personal_care"
-    SALES = "sales"
-    OFFICE_ADMIN = "office_admin"
-    CONSTRUCTION = "construction"
-    PRODUCTION = "production"
-    TRANSPORTATION = "transportation"
-
-
-class Wording(StrEnum):
-    """How an instruction is phrased; each family offers every style."""
-
-    IMPERATIVE = "imperative"
-    REQUEST = "request"
-    CONTEXTUAL = "contextual"
-    GOAL = "goal"
-    PROBLEM_FIX = "problem_fix"
-
-
-class TaskSpec(BaseModel):
-    """One task to synthesise: what the agent is asked (instruction) and what pins the world (context,
-    params). Generator and Discriminator both work from this and nothing else of each other."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    instruction: str
-    context: str
-    apps: list[str]
-    platform: Platform
-    domain: Domain
-    difficulty: Difficulty
-    scenario: Scenario
-    persona: str
-    taxonomy_leaf: str
-    family: str
-    template: str  # "<family>:<wording>": the unit of the <=3-per-app-per-batch cap
-    seed: int
-    params: dict[str, Any] = Field(default_factory=dict)
-    sampling_pass: str = ""  # breadth | gap_fill | edge (how the sampler chose it)
-
-    @field_validator("apps")
-    @classmethod
-    def _apps_non_empty(cls, apps: list[str]) -> list[str]:
-        if not apps:
-            raise ValueError("a task needs at least one app")
-        return apps
-
-    @property
-    def primary_app(self) -> str:
-        return self.apps[0]
 
 
 class Scripts(BaseModel):
@@ -139,21 +60,48 @@ class ConditionResult(BaseModel):
     detail: str = ""
 
 
+class CheckStatus(StrEnum):
+    """How one check of a reward ended (skills/kit/guest/rewardkit.py)."""
+
+    OK = "ok"
+    MISSING_OUTPUT = "missing_output"  # it ran and found the task's output absent: credit 0, not an error
+    CHECK_ERROR = "check_error"  # it raised: the grader is broken, whatever the score says
+
+
 class ComponentScore(BaseModel):
     name: str
     weight: float
     score: float
+    status: CheckStatus = CheckStatus.OK
     error: str | None = None
 
 
+class PreconditionResult(BaseModel):
+    name: str
+    held: bool
+    status: CheckStatus = CheckStatus.OK
+    error: str | None = None
+
+
+class GradeFailure(StrEnum):
+    """Why a reward run gave no score. None of these is ever read as a 0."""
+
+    CRASHED = "crashed"  # exited non-zero, timed out, or was killed for memory
+    MALFORMED = "malformed"  # no single REWARD line last, no valid BREAKDOWN, a score outside [0, 1]
+    CHECK_ERROR = "check_error"  # a component or precondition raised
+
+
 class Grade(BaseModel):
-    """What reward.py said about one env: its score (None if it gave no parseable score) and why."""
+    """What reward.py said about one env: its score (None unless every check ran and the output
+    follows the contract) and, when there is none, why."""
 
     score: float | None
     exit_code: int
     components: list[ComponentScore] = Field(default_factory=list)
+    preconditions: list[PreconditionResult] = Field(default_factory=list)
     preconditions_failed: list[str] = Field(default_factory=list)
-    error: str | None = None  # grader crash, timeout, or unparseable output
+    error: str | None = None  # what went wrong, quoted for the REVIEW
+    failure: GradeFailure | None = None
 
 
 class Finding(BaseModel):
@@ -169,6 +117,46 @@ class Verdict(StrEnum):
     FAIL = "FAIL"
 
 
+class MutantResult(BaseModel):
+    """One mutant of the golden state and what the reward made of it (tasks/mutation)."""
+
+    id: str
+    base: str  # the state it starts from: golden (one change reverted) or initial (one applied)
+    kind: str  # partial_revert | corruption
+    unit_kind: str
+    path: str
+    what: str
+    score: float | None
+    outcome: str  # killed | errored | survived
+    error: str | None = None
+
+
+class MutationReport(BaseModel):
+    """The mutation stage of one round: how many change units, every mutant graded, what was skipped."""
+
+    units: int = 0
+    mutants: list[MutantResult] = Field(default_factory=list)
+    skipped: list[dict] = Field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return len(self.mutants)
+
+    @property
+    def killed(self) -> int:
+        return sum(m.outcome != "survived" for m in self.mutants)
+
+    @property
+    def survivors(self) -> list[MutantResult]:
+        return [m for m in self.mutants if m.outcome == "survived"]
+
+    @property
+    def score(self) -> float | None:
+        """killed / total, or None when the state allows no mutant at all."""
+        return self.killed / self.total if self.total else None
+
+
 class Review(BaseModel):
     """The orchestrator's judgement of one round; its markdown goes to the next round's agents."""
 
@@ -177,6 +165,7 @@ class Review(BaseModel):
     golden: Grade | None = None
     initial: Grade | None = None
     findings: list[Finding] = Field(default_factory=list)
+    mutation: MutationReport | None = None  # run once the five conditions hold
     feedback: list[str] = Field(default_factory=list)
     markdown: str = ""
 
@@ -192,7 +181,10 @@ class RejectReason(StrEnum):
     PATCH_FAILED = "patch_failed"
     GOLDEN_NOT_FULL = "golden_not_full"
     INITIAL_NOT_ZERO = "initial_not_zero"
-    REWARD_CRASHED = "reward_crashed"
+    REWARD_CRASHED = "reward_crashed"  # reward.py exited non-zero, timed out or ran out of memory
+    REWARD_MALFORMED = "reward_malformed"  # its output breaks the REWARD / BREAKDOWN contract
+    REWARD_CHECK_ERROR = "reward_check_error"  # one of its checks raised (on either state)
+    MUTANT_SURVIVED = "mutant_survived"  # the five conditions hold, but a mutant of the golden scored 1.0
     FORBIDDEN_PATTERN = "forbidden_pattern"
     INTERNAL_ERROR = "internal_error"  # the pipeline itself failed; see the error text
     VOTE_REJECT = "vote_reject"  # verified, but the critics' strict majority rejected it (tasks/vote.py)
@@ -207,6 +199,7 @@ class RoundTimings(BaseModel):
     discriminate_s: float = 0.0
     scan_s: float = 0.0
     reward_s: float = 0.0
+    mutation_s: float = 0.0
     total_s: float = 0.0
 
 
@@ -240,23 +233,6 @@ class Provenance(BaseModel):
     git_rev: str = ""
 
 
-class TaskTuple(BaseModel):
-    """The product unit: spec + the accepted scripts + how it got there."""
-
-    spec: TaskSpec
-    status: TupleStatus
-    attempt: int = 1
-    rounds: list[Round] = Field(default_factory=list)
-    reject_reason: RejectReason | None = None
-    error: str | None = None
-    provenance: Provenance
-    created_at: datetime = Field(default_factory=utcnow)
-
-    @property
-    def final_round(self) -> Round | None:
-        return self.rounds[-1] if self.rounds else None
-
-
 class AgentParams(BaseModel):
     """How tuples are co-generated: backends, models, env, concurrency (shared by synth and retry)."""
 
@@ -281,9 +257,22 @@ class AgentParams(BaseModel):
     task_writer_backend: str | None = Field(default=None, description="procedural | llm (default: backend)")
     generator_backend: str | None = Field(default=None, description="procedural | llm (default: backend)")
     discriminator_backend: str | None = Field(default=None, description="procedural | llm (default: backend)")
-    critics: int | None = Field(default=None, ge=0, le=15, description="critic votes per verified tuple "
-                                "(default: 3 with backend llm, else 0)")
+    critics: int | None = Field(
+        default=None,
+        ge=0,
+        le=15,
+        description="critic votes per verified tuple (default: 3 with backend llm, else 0)",
+    )
     agent_steps: int = Field(default=12, ge=2, le=100, description="tool-loop step budget of LLM agents")
+    mutants: int = Field(
+        default=8,
+        ge=0,
+        le=64,
+        description="partial-revert mutants per passing round (0 with 0 corruptions: no stage)",
+    )
+    corruption_mutants: int = Field(
+        default=3, ge=0, le=16, description="corruption mutants per passing round"
+    )
 
 
 class SynthParams(AgentParams):
@@ -294,8 +283,12 @@ class SynthParams(AgentParams):
     seed: int | None = Field(default=None, description="sampling seed; default: today's date (UTC)")
     export: bool = True
     quotas: str | None = Field(default=None, description="quotas YAML (default skills/quotas.yaml)")
-    verified_budget: int | None = Field(default=None, ge=1, description="keep sampling batches of `count` "
-                                        "until this many tuples are verified and every app has its minimum")
+    verified_budget: int | None = Field(
+        default=None,
+        ge=1,
+        description="keep sampling batches of `count` "
+        "until this many tuples are verified and every app has its minimum",
+    )
     max_batches: int = Field(default=10, ge=1, le=1000, description="stop after this many batches anyway")
 
     def resolved_seed(self) -> int:

@@ -13,10 +13,10 @@ from infra.errors import ConfigError
 from infra.hub.process import HubProcess
 from infra.sandbox import Limits
 from infra.settings import PROJECT_ROOT, Settings
+from skills.kit import load_families
 from tasks.agents.isolation import IsolatedDiscriminator
 from tasks.agents.procedural import ProceduralGenerator
 from tasks.cogen import CogenDeps
-from tasks.families import load_families
 from tasks.llm_roles import (
     LLM_PARAM_FIELDS,
     WarehouseCallSink,
@@ -27,6 +27,7 @@ from tasks.llm_roles import (
     role_backends,
 )
 from tasks.models import Provenance, SynthParams
+from tasks.mutation import MutationSettings
 from tasks.sample import select_families
 from tasks.synthesize import TupleContext
 from tasks.vote import build_critic
@@ -37,8 +38,12 @@ SCRIPT_LIMITS = Limits(timeout_s=120.0, memory_mb=2048)
 
 def git_revision() -> str:
     try:
-        out = subprocess.run(["git", "-C", str(PROJECT_ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=5)  # fmt: skip
+        out = subprocess.run(
+            ["git", "-C", str(PROJECT_ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
         return out.stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -47,7 +52,9 @@ def git_revision() -> str:
 def run_id_for(params: SynthParams) -> str:
     """Same parameters (seed resolved), same run id: re-running a run resumes it."""
     defaults = {f for f in LLM_PARAM_FIELDS if getattr(params, f) == SynthParams.model_fields[f].default}
-    key = params.model_dump(mode="json", exclude={"workers", "out"} | defaults) | {"seed": params.resolved_seed()}
+    key = params.model_dump(mode="json", exclude={"workers", "out"} | defaults) | {
+        "seed": params.resolved_seed()
+    }
     return "run-" + hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -60,24 +67,46 @@ def build_deps(params: SynthParams, settings: Settings, call_sink=None) -> Cogen
     from tasks.scan import scan_source
 
     if params.env != "local":
-        raise ConfigError(f"env provider {params.env!r} is not available for co-generation",
-                          hint="use --env local")  # fmt: skip
+        raise ConfigError(
+            f"env provider {params.env!r} is not available for co-generation", hint="use --env local"
+        )
     backends = role_backends(params)
     check_models(params, settings)
     hub = start_hub_if_needed(params, settings)
     try:
-        provider = LocalProvider(settings.work_dir, settings.guest_venv_path, limits=SCRIPT_LIMITS,
-                                 hub=HubRoute(hub.uds, WEB_APPS) if hub else None)  # fmt: skip
-        generator = (ProceduralGenerator(settings.skills_dir) if backends["generator"] == "procedural"
-                     else build_llm_generator(params, settings, provider, call_sink))  # fmt: skip
-        discriminator = (IsolatedDiscriminator("procedural", settings) if backends["discriminator"] == "procedural"
-                         else build_llm_discriminator(params, settings, call_sink))  # fmt: skip
+        provider = LocalProvider(
+            settings.work_dir,
+            settings.guest_venv_path,
+            limits=SCRIPT_LIMITS,
+            hub=HubRoute(hub.uds, WEB_APPS) if hub else None,
+        )
+        generator = (
+            ProceduralGenerator(settings.skills_dir)
+            if backends["generator"] == "procedural"
+            else build_llm_generator(params, settings, provider, call_sink)
+        )
+        discriminator = (
+            IsolatedDiscriminator("procedural", settings)
+            if backends["discriminator"] == "procedural"
+            else build_llm_discriminator(params, settings, call_sink)
+        )
     except BaseException:
         if hub is not None:  # nothing else will stop it: the run never got its deps
             hub.stop()
         raise
-    return CogenDeps(hub=hub, provider=provider, generator=generator, discriminator=discriminator,
-                     scan=scan_source, limits=SCRIPT_LIMITS, max_rounds=params.max_rounds)  # fmt: skip
+    return CogenDeps(
+        hub=hub,
+        provider=provider,
+        generator=generator,
+        discriminator=discriminator,
+        scan=scan_source,
+        limits=SCRIPT_LIMITS,
+        max_rounds=params.max_rounds,
+        mutation=MutationSettings(max_partial=params.mutants, max_corruptions=params.corruption_mutants)
+        if params.mutants or params.corruption_mutants
+        else None,
+        mutants_reject_at_once=backends["discriminator"] == "procedural",
+    )
 
 
 def start_hub_if_needed(params: SynthParams, settings: Settings) -> HubProcess | None:
@@ -102,11 +131,18 @@ def build_context(params: SynthParams, settings: Settings, run_id: str, warehous
 
 def _context(params, settings, run_id, warehouse, deps: CogenDeps, sink) -> TupleContext:
     models = {"generator": deps.generator.name, "discriminator": deps.discriminator.name}
-    models |= {role: f"llm:{model}" for role, model in check_models(params, settings).models().items()
-               if role in needed_roles(params) and role not in models}  # fmt: skip
+    models |= {
+        role: f"llm:{model}"
+        for role, model in check_models(params, settings).models().items()
+        if role in needed_roles(params) and role not in models
+    }
     return TupleContext(
-        warehouse=warehouse, deps=deps, skills_dir=settings.skills_dir,
-        final_dir=output_dir(params, settings) / "final", run_id=run_id,
+        warehouse=warehouse,
+        deps=deps,
+        skills_dir=settings.skills_dir,
+        final_dir=output_dir(params, settings) / "final",
+        run_id=run_id,
         provenance=Provenance(backend=params.backend, models=models, run_id=run_id, git_rev=git_revision()),
-        export=params.export, critic=build_critic(params, settings, sink),
-    )  # fmt: skip
+        export=params.export,
+        critic=build_critic(params, settings, sink),
+    )

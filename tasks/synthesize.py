@@ -41,24 +41,41 @@ class TupleContext:
 
 
 def round_row(rnd: Round) -> dict:
+    mutation = rnd.review.mutation
     return {
-        "task_id": rnd.task_id, "attempt": rnd.attempt, "round": rnd.number,
+        "task_id": rnd.task_id,
+        "attempt": rnd.attempt,
+        "round": rnd.number,
         "verdict": rnd.review.verdict.value,
         "reject_reason": rnd.reject_reason.value if rnd.reject_reason else None,
         "reward_initial": rnd.review.initial.score if rnd.review.initial else None,
         "reward_golden": rnd.review.golden.score if rnd.review.golden else None,
         "conditions": [c.model_dump(mode="json") for c in rnd.review.conditions],
         "review": rnd.review.model_dump(mode="json", exclude={"markdown"}),
-        "review_md": rnd.review.markdown, "timings": rnd.timings.model_dump(),
-        "initial_setup_py": rnd.scripts.initial_setup_py, "golden_patch_py": rnd.scripts.golden_patch_py,
-        "reward_py": rnd.scripts.reward_py, "started_at": rnd.started_at.replace(tzinfo=None),
-    }  # fmt: skip
+        "review_md": rnd.review.markdown,
+        "timings": rnd.timings.model_dump(),
+        "initial_setup_py": rnd.scripts.initial_setup_py,
+        "golden_patch_py": rnd.scripts.golden_patch_py,
+        "reward_py": rnd.scripts.reward_py,
+        "started_at": rnd.started_at.replace(tzinfo=None),
+        "mutation_units": mutation.units if mutation else None,
+        "mutation_total": mutation.total if mutation else None,
+        "mutation_killed": mutation.killed if mutation else None,
+    }
 
 
 def _outcome_from_row(spec: TaskSpec, row: dict) -> TupleOutcome:
-    return TupleOutcome(task_id=spec.id, family=spec.family, apps=spec.apps, status=TupleStatus(row["status"]),
-                        rounds=row["rounds"] or 0, reject_reason=row["reject_reason"], seconds=row["seconds"] or 0.0,
-                        resumed=True, bundle=row["bundle_path"])  # fmt: skip
+    return TupleOutcome(
+        task_id=spec.id,
+        family=spec.family,
+        apps=spec.apps,
+        status=TupleStatus(row["status"]),
+        rounds=row["rounds"] or 0,
+        reject_reason=row["reject_reason"],
+        seconds=row["seconds"] or 0.0,
+        resumed=True,
+        bundle=row["bundle_path"],
+    )
 
 
 def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) -> TupleOutcome:
@@ -82,7 +99,9 @@ def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) 
     def persist(rnd: Round) -> None:
         nonlocal rounds_done
         findings = [f.model_dump() for f in rnd.review.findings]
-        ctx.warehouse.save_round(round_row(rnd), findings)
+        mutation = rnd.review.mutation
+        mutants = [m.model_dump() for m in mutation.mutants] if mutation else []
+        ctx.warehouse.save_round(round_row(rnd), findings, mutants)
         rounds_done = rnd.number
 
     try:
@@ -93,19 +112,33 @@ def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) 
         log.exception("tuple %s failed inside the pipeline", spec.id)
         return record_failure(spec, ctx, exc, rounds=rounds_done, seconds=time.monotonic() - start)
     if result.status is TupleStatus.VERIFIED and ctx.critic is not None:
-        result.status, result.reject_reason = ctx.critic.review_tuple(spec, result.rounds[-1], attempt, ctx.warehouse)
+        result.status, result.reject_reason = ctx.critic.review_tuple(
+            spec, result.rounds[-1], attempt, ctx.warehouse
+        )
     seconds = round(time.monotonic() - start, 4)
     ctx.warehouse.finish_tuple(
-        spec.id, status=result.status.value, rounds=len(result.rounds), reward_initial=result.reward_initial,
-        reward_golden=result.reward_golden, reject_reason=result.reject_reason.value if result.reject_reason else None,
-        error=None, seconds=seconds,
-    )  # fmt: skip
+        spec.id,
+        status=result.status.value,
+        rounds=len(result.rounds),
+        reward_initial=result.reward_initial,
+        reward_golden=result.reward_golden,
+        reject_reason=result.reject_reason.value if result.reject_reason else None,
+        error=None,
+        seconds=seconds,
+    )
     bundle = None
     if result.status is TupleStatus.VERIFIED and ctx.export:
         bundle = export_tuple(spec, ctx.warehouse, ctx.final_dir)
-    return TupleOutcome(task_id=spec.id, family=spec.family, apps=spec.apps,
-                        status=TupleStatus.EXPORTED if bundle else result.status, rounds=len(result.rounds),
-                        reject_reason=result.reject_reason, seconds=seconds, bundle=bundle)  # fmt: skip
+    return TupleOutcome(
+        task_id=spec.id,
+        family=spec.family,
+        apps=spec.apps,
+        status=TupleStatus.EXPORTED if bundle else result.status,
+        rounds=len(result.rounds),
+        reject_reason=result.reject_reason,
+        seconds=seconds,
+        bundle=bundle,
+    )
 
 
 def _needs_bundle(row: dict, bundle: Path) -> bool:
@@ -113,14 +146,29 @@ def _needs_bundle(row: dict, bundle: Path) -> bool:
     return verified and not (bundle / "task.json").is_file()
 
 
-def record_failure(spec: TaskSpec, ctx: TupleContext, exc: BaseException, *, rounds: int = 0,
-                   seconds: float = 0.0) -> TupleOutcome:  # fmt: skip
+def record_failure(
+    spec: TaskSpec, ctx: TupleContext, exc: BaseException, *, rounds: int = 0, seconds: float = 0.0
+) -> TupleOutcome:
     """Mark a tuple the pipeline itself failed on as rejected (internal_error) with the traceback."""
-    ctx.warehouse.finish_tuple(spec.id, status=TupleStatus.REJECTED.value, rounds=rounds, reward_initial=None,
-                               reward_golden=None, reject_reason=RejectReason.INTERNAL_ERROR.value,
-                               error="".join(traceback.format_exception(exc))[-4000:], seconds=seconds)  # fmt: skip
-    return TupleOutcome(task_id=spec.id, family=spec.family, apps=spec.apps, status=TupleStatus.REJECTED,
-                        rounds=rounds, reject_reason=RejectReason.INTERNAL_ERROR, seconds=seconds)  # fmt: skip
+    ctx.warehouse.finish_tuple(
+        spec.id,
+        status=TupleStatus.REJECTED.value,
+        rounds=rounds,
+        reward_initial=None,
+        reward_golden=None,
+        reject_reason=RejectReason.INTERNAL_ERROR.value,
+        error="".join(traceback.format_exception(exc))[-4000:],
+        seconds=seconds,
+    )
+    return TupleOutcome(
+        task_id=spec.id,
+        family=spec.family,
+        apps=spec.apps,
+        status=TupleStatus.REJECTED,
+        rounds=rounds,
+        reject_reason=RejectReason.INTERNAL_ERROR,
+        seconds=seconds,
+    )
 
 
 def export_tuple(spec: TaskSpec, warehouse: Warehouse, final_dir: Path) -> str | None:
@@ -131,15 +179,23 @@ def export_tuple(spec: TaskSpec, warehouse: Warehouse, final_dir: Path) -> str |
     provenance = json.loads(accepted["provenance"]) if accepted["provenance"] else {}
     review = json.loads(accepted["review"])
     provenance |= {
-        "rounds": accepted["round"], "attempt": accepted["attempt"],
+        "rounds": accepted["round"],
+        "attempt": accepted["attempt"],
         "scores": {"initial": accepted["reward_initial"], "golden": accepted["reward_golden"]},
         "scan": {"clean": not review.get("findings"), "findings": review.get("findings", [])},
-        "votes": warehouse.tuple_votes(spec.id), "costs": warehouse.tuple_llm_usage(spec.id),
+        "votes": warehouse.tuple_votes(spec.id),
+        "costs": warehouse.tuple_llm_usage(spec.id),
         "created_at": str(accepted["created_at"]),
-    }  # fmt: skip
-    path = write_bundle(final_dir, spec, initial_setup_py=accepted["initial_setup_py"],
-                        golden_patch_py=accepted["golden_patch_py"], reward_py=accepted["reward_py"],
-                        review_md=accepted["review_md"], provenance=provenance)  # fmt: skip
+    }
+    path = write_bundle(
+        final_dir,
+        spec,
+        initial_setup_py=accepted["initial_setup_py"],
+        golden_patch_py=accepted["golden_patch_py"],
+        reward_py=accepted["reward_py"],
+        review_md=accepted["review_md"],
+        provenance=provenance,
+    )
     warehouse.mark_exported(spec.id, str(path))
     return str(path)
 

@@ -29,8 +29,10 @@ class FlakyGenerator(ProceduralGenerator):
         family = self.families[spec.family]
         fixed = review is not None and "golden_env misses component" in review
         patch_kind = "golden_patch" if fixed else "near_miss"
-        return GeneratorOutput(initial_setup_py=family.script("initial_setup", spec),
-                               golden_patch_py=family.script(patch_kind, spec))  # fmt: skip
+        return GeneratorOutput(
+            initial_setup_py=family.script("initial_setup", spec),
+            golden_patch_py=family.script(patch_kind, spec),
+        )
 
 
 class LazyGenerator(ProceduralGenerator):
@@ -40,8 +42,9 @@ class LazyGenerator(ProceduralGenerator):
 
     def generate(self, spec, skill, review, round_no) -> GeneratorOutput:
         family = self.families[spec.family]
-        return GeneratorOutput(initial_setup_py=family.script("initial_setup", spec),
-                               golden_patch_py="print('nothing to do')\n")  # fmt: skip
+        return GeneratorOutput(
+            initial_setup_py=family.script("initial_setup", spec), golden_patch_py="print('nothing to do')\n"
+        )
 
 
 class CrashingGenerator(ProceduralGenerator):
@@ -77,3 +80,47 @@ class BrokenRewardDiscriminator(ProceduralDiscriminator):
 
     def write_reward(self, request: DiscriminatorRequest) -> DiscriminatorOutput:
         return DiscriminatorOutput(reward_py="import json\nraise ValueError('cannot parse workbook')\n")
+
+
+# Rewards that break in one known way each, as edits of calc.padded_ids' procedural reward.py.
+# The Discriminator worker picks the case named by $CUAGYM_TEST_REWARD_CASE.
+CRAFTED_REWARDS = {
+    # B2 is empty on the initial state, so `.startswith` raises there and only there: before checks
+    # reported their status, this crashed check read as "0 on initial" and the tuple was verified.
+    "crash_on_initial": (
+        "    def first_cell():\n        return references_own_row(2)",
+        "    def first_cell():\n        return sheet().cell(row=2, column=2).value.startswith('=') and references_own_row(2)",
+    ),
+    "precondition_raises": (
+        "    def ids_intact():\n",
+        "    def ids_intact():\n        raise KeyError('Sheet9')\n",
+    ),
+    "returns_none": (
+        "    def propagated():\n",
+        "    def propagated():\n        return None\n",
+    ),
+    "malformed_breakdown": (
+        'print("BREAKDOWN: " + _json.dumps(breakdown))',
+        'print("BREAKDOWN: {components: [")',
+    ),
+    "no_breakdown": ('print("BREAKDOWN: " + _json.dumps(breakdown))', "pass"),
+    "second_reward_line": (
+        'if __name__ == "__main__":\n',
+        'if __name__ == "__main__":\n    import atexit\n    atexit.register(lambda: print("REWARD: 1.0"))\n',
+    ),
+    "exits_non_zero": ("    raise SystemExit(grade())", "    grade()\n    raise SystemExit(3)"),
+}
+
+
+class CraftedRewardDiscriminator(ProceduralDiscriminator):
+    """The procedural reward with one CRAFTED_REWARDS edit applied."""
+
+    name = "crafted"
+
+    def write_reward(self, request: DiscriminatorRequest) -> DiscriminatorOutput:
+        import os
+
+        old, new = CRAFTED_REWARDS[os.environ["CUAGYM_TEST_REWARD_CASE"]]
+        source = super().write_reward(request).reward_py
+        assert old in source, f"the crafted edit no longer applies: {old!r}"
+        return DiscriminatorOutput(reward_py=source.replace(old, new, 1))

@@ -32,8 +32,13 @@ def discriminator():
 
 
 def _deps(provider, generator, discriminator, scan=lambda src: []):
-    return CogenDeps(provider=provider, generator=generator, discriminator=discriminator, scan=scan,
-                     limits=Limits(timeout_s=60))  # fmt: skip
+    return CogenDeps(
+        provider=provider,
+        generator=generator,
+        discriminator=discriminator,
+        scan=scan,
+        limits=Limits(timeout_s=60),
+    )
 
 
 def test_generator_fixes_round_one_mistake_from_review(provider, families, discriminator):
@@ -54,7 +59,9 @@ def test_generator_fixes_round_one_mistake_from_review(provider, families, discr
 def test_never_converging_tuple_is_rejected_after_five_rounds(provider, families, discriminator):
     spec = families["calc.padded_ids"].instantiate(4)
     recorded = []
-    result = cogenerate(spec, SKILL, _deps(provider, LazyGenerator(SKILLS), discriminator), on_round=recorded.append)
+    result = cogenerate(
+        spec, SKILL, _deps(provider, LazyGenerator(SKILLS), discriminator), on_round=recorded.append
+    )
     assert result.status is TupleStatus.REJECTED
     assert result.reject_reason is RejectReason.GOLDEN_NOT_FULL
     assert [r.number for r in recorded] == [1, 2, 3, 4, 5]
@@ -91,8 +98,12 @@ def test_forbidden_pattern_fails_condition_five(provider, families, discriminato
     from tasks.models import Finding
 
     spec = families["calc.padded_ids"].instantiate(7)
-    deps = _deps(provider, ProceduralGenerator(SKILLS), discriminator,
-                 scan=lambda src: [Finding(rule="constant_score", line=1, message="always 1.0")])  # fmt: skip
+    deps = _deps(
+        provider,
+        ProceduralGenerator(SKILLS),
+        discriminator,
+        scan=lambda src: [Finding(rule="constant_score", line=1, message="always 1.0")],
+    )
     deps.max_rounds = 1
     result = cogenerate(spec, SKILL, deps)
     assert result.reject_reason is RejectReason.FORBIDDEN_PATTERN
@@ -117,13 +128,71 @@ def test_discriminator_process_cannot_see_generator_scripts(provider, families, 
         view = env.state_view()
         disc = IsolatedDiscriminator("tests.agents_fixtures:PeekingDiscriminator", settings)
         try:
-            out = disc.write_reward(DiscriminatorRequest(task=spec, skill="s", initial_state=view, golden_state=view))
+            out = disc.write_reward(
+                DiscriminatorRequest(task=spec, skill="s", initial_state=view, golden_state=view)
+            )
         finally:
             disc.close()
     notes = json.loads(out.notes)
-    assert notes["request_keys"] == ["golden_files", "golden_state", "initial_files", "initial_state", "review",
-                                     "round", "skill", "task"]  # *_files: state contents, empty unless asked for
+    assert notes["request_keys"] == [
+        "golden_files",
+        "golden_state",
+        "initial_files",
+        "initial_state",
+        "review",
+        "round",
+        "skill",
+        "task",
+    ]  # *_files: state contents, empty unless asked for
     assert all(v.startswith("DENIED") for v in notes["seen"].values()), notes["seen"]
     assert "REWARD" in out.reward_py or "grade()" in out.reward_py
-    assert "def golden_patch" not in DiscriminatorRequest(task=spec, skill="s", initial_state=view,
-                                                          golden_state=view).model_dump_json()  # fmt: skip
+    assert (
+        "def golden_patch"
+        not in DiscriminatorRequest(
+            task=spec, skill="s", initial_state=view, golden_state=view
+        ).model_dump_json()
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "reason", "evidence"),
+    [
+        (
+            "crash_on_initial",
+            RejectReason.REWARD_CHECK_ERROR,
+            "component 'B2 pads A2 with a TEXT formula' raised AttributeError",
+        ),
+        (
+            "precondition_raises",
+            RejectReason.REWARD_CHECK_ERROR,
+            "precondition 'the ID column still holds the original numbers' raised KeyError",
+        ),
+        ("returns_none", RejectReason.REWARD_CHECK_ERROR, "returned None, not a bool or a fraction"),
+        ("malformed_breakdown", RejectReason.REWARD_MALFORMED, "the BREAKDOWN line is not valid"),
+        ("no_breakdown", RejectReason.REWARD_MALFORMED, "expected one `BREAKDOWN: {json}` line, found 0"),
+        (
+            "second_reward_line",
+            RejectReason.REWARD_MALFORMED,
+            "expected exactly one `REWARD: <float>` line, printed last; found 2",
+        ),
+        ("exits_non_zero", RejectReason.REWARD_CRASHED, "reward.py exited 3"),
+    ],
+)
+def test_a_broken_reward_fails_the_round_with_its_own_reason(provider, families, case, reason, evidence):
+    spec = families["calc.padded_ids"].instantiate(9)
+    crafted = IsolatedDiscriminator(
+        "tests.agents_fixtures:CraftedRewardDiscriminator",
+        get_settings(),
+        env={"CUAGYM_TEST_REWARD_CASE": case},
+    )
+    try:
+        deps = _deps(provider, ProceduralGenerator(SKILLS), crafted)
+        deps.max_rounds = 1
+        result = cogenerate(spec, SKILL, deps)
+    finally:
+        crafted.close()
+    assert result.status is TupleStatus.REJECTED
+    assert result.reject_reason is reason
+    review = result.rounds[0].review
+    assert evidence in review.markdown, review.markdown
+    assert any(evidence in item for item in review.feedback)  # what the next round's Discriminator reads

@@ -47,10 +47,14 @@ def blind_provider(tmp_path_factory, guest_python, hub_route) -> LocalProvider:
 @pytest.mark.parametrize("apps", [["calc"], ["chat"]], ids=["desktop-app", "web-app"])
 def test_initial_and_golden_envs_look_the_same_to_a_script(blind_provider, apps):
     provider = blind_provider
-    with provider.provision("t.role", EnvRole.INITIAL, apps=apps) as initial, \
-         provider.provision("t.role", EnvRole.GOLDEN, apps=apps) as golden:  # fmt: skip
+    with (
+        provider.provision("t.role", EnvRole.INITIAL, apps=apps) as initial,
+        provider.provision("t.role", EnvRole.GOLDEN, apps=apps) as golden,
+    ):
         for env in (initial, golden):
-            assert env.run_script("open('/home/user/Desktop/a.txt', 'w').write('a')", name="initial_setup.py").ok
+            assert env.run_script(
+                "open('/home/user/Desktop/a.txt', 'w').write('a')", name="initial_setup.py"
+            ).ok
         assert golden.run_script("print('patched')", name="golden_patch.py").ok
         seen = [_observed(env.run_script(PROBE, name="reward.py")) for env in (initial, golden)]
     assert seen[0] == seen[1]
@@ -73,10 +77,20 @@ SNIFFERS = {
 @pytest.mark.parametrize("how", SNIFFERS)
 def test_a_bundle_whose_reward_sniffs_its_role_fails_verify(provider, families, tmp_path, how):
     spec = families["chat.channel_kickoff"].instantiate(3)
-    reward = SNIFFERS[how] + "\nprint('REWARD: 1.0' if seen else 'REWARD: 0.0')\n"
-    bundle = write_bundle(tmp_path / "final", spec, initial_setup_py=families["chat.channel_kickoff"].script(
-        "initial_setup", spec), golden_patch_py="print('did nothing')\n", reward_py=reward, review_md="",
-        provenance={})  # fmt: skip
+    reward = SNIFFERS[how] + (
+        "\nimport json\nscore = 1.0 if seen else 0.0\n"
+        "print('BREAKDOWN: ' + json.dumps({'components': [{'name': 'role', 'weight': 1.0, 'score': score}]}))\n"
+        "print(f'REWARD: {score}')\n"
+    )
+    bundle = write_bundle(
+        tmp_path / "final",
+        spec,
+        initial_setup_py=families["chat.channel_kickoff"].script("initial_setup", spec),
+        golden_patch_py="print('did nothing')\n",
+        reward_py=reward,
+        review_md="",
+        provenance={},
+    )
     check = verify_bundle(bundle, provider)
     assert not check.ok
     assert check.reward_golden == 0.0, f"the reward told the golden env apart by its {how}"

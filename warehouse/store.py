@@ -36,7 +36,9 @@ def _naive(value: Any) -> Any:
     """DuckDB TIMESTAMP columns hold naive UTC."""
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
-    return value.astimezone(UTC).replace(tzinfo=None) if isinstance(value, datetime) and value.tzinfo else value
+    return (
+        value.astimezone(UTC).replace(tzinfo=None) if isinstance(value, datetime) and value.tzinfo else value
+    )
 
 
 def _json(value: Any) -> str:
@@ -80,21 +82,28 @@ class Warehouse:
             cols = [d[0] for d in cur.description]
             return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
 
-    def ensure_schema(self) -> None:
-        with self._connection():
-            pass
-
     # --- runs ------------------------------------------------------------------------------------
 
     def start_run(self, run_id: str, *, backend: str, seed: int, git_rev: str, params: dict) -> None:
         with self._write() as con:
-            con.execute(sql("insert_run"), {"run_id": run_id, "started_at": _now(), "backend": backend,
-                                            "seed": seed, "git_rev": git_rev, "params": _json(params)})  # fmt: skip
+            con.execute(
+                sql("insert_run"),
+                {
+                    "run_id": run_id,
+                    "started_at": _now(),
+                    "backend": backend,
+                    "seed": seed,
+                    "git_rev": git_rev,
+                    "params": _json(params),
+                },
+            )
 
     def finish_run(self, run_id: str, *, status: str, summary: dict) -> None:
         with self._write() as con:
-            con.execute(sql("finish_run"), {"run_id": run_id, "finished_at": _now(), "status": status,
-                                            "summary": _json(summary)})  # fmt: skip
+            con.execute(
+                sql("finish_run"),
+                {"run_id": run_id, "finished_at": _now(), "status": status, "summary": _json(summary)},
+            )
 
     # --- specs -----------------------------------------------------------------------------------
 
@@ -102,14 +111,30 @@ class Warehouse:
         now = _now()
         with self._write() as con:
             for position, spec in enumerate(specs):
-                con.execute(sql("insert_spec"), {
-                    "task_id": spec["id"], "run_id": run_id, "position": position, "family": spec["family"],
-                    "template": spec["template"], "apps": spec["apps"], "platform": spec["platform"],
-                    "domain": spec["domain"], "difficulty": spec["difficulty"], "scenario": spec["scenario"],
-                    "persona": spec["persona"], "taxonomy_leaf": spec["taxonomy_leaf"], "seed": spec["seed"],
-                    "instruction": spec["instruction"], "spec": _json(spec), "created_at": now,
-                })  # fmt: skip
-                con.execute(sql("insert_run_task"), {"run_id": run_id, "task_id": spec["id"], "position": position})
+                con.execute(
+                    sql("insert_spec"),
+                    {
+                        "task_id": spec["id"],
+                        "run_id": run_id,
+                        "position": position,
+                        "family": spec["family"],
+                        "template": spec["template"],
+                        "apps": spec["apps"],
+                        "platform": spec["platform"],
+                        "domain": spec["domain"],
+                        "difficulty": spec["difficulty"],
+                        "scenario": spec["scenario"],
+                        "persona": spec["persona"],
+                        "taxonomy_leaf": spec["taxonomy_leaf"],
+                        "seed": spec["seed"],
+                        "instruction": spec["instruction"],
+                        "spec": _json(spec),
+                        "created_at": now,
+                    },
+                )
+                con.execute(
+                    sql("insert_run_task"), {"run_id": run_id, "task_id": spec["id"], "position": position}
+                )
 
     def run_specs(self, run_id: str) -> list[dict]:
         return [json.loads(r["spec"]) for r in self._rows("run_specs", {"run_id": run_id})]
@@ -119,36 +144,84 @@ class Warehouse:
     def start_tuple(self, task_id: str, run_id: str, provenance: dict) -> int:
         """Mark the tuple `generating` and return its attempt number (1, or previous + 1)."""
         with self._write() as con:
-            row = con.execute(sql("start_tuple"), {"task_id": task_id, "run_id": run_id,
-                                                   "provenance": _json(provenance), "now": _now()}).fetchone()  # fmt: skip
+            row = con.execute(
+                sql("start_tuple"),
+                {"task_id": task_id, "run_id": run_id, "provenance": _json(provenance), "now": _now()},
+            ).fetchone()
         return int(row[0])
 
-    def save_round(self, row: dict, findings: Sequence[dict] = ()) -> None:
-        """Record one finished round (and its scan findings) and the tuple's progress, atomically."""
-        keys = {k: row[k] for k in ("task_id", "attempt", "round", "verdict", "reject_reason", "reward_initial",
-                                    "reward_golden", "review_md", "initial_setup_py", "golden_patch_py",
-                                    "reward_py", "started_at")}  # fmt: skip
-        keys |= {"conditions": _json(row["conditions"]), "review": _json(row["review"]),
-                 "timings": _json(row["timings"])}  # fmt: skip
+    def save_round(self, row: dict, findings: Sequence[dict] = (), mutants: Sequence[dict] = ()) -> None:
+        """Record one finished round (its scan findings, its mutants) and the tuple's progress, atomically."""
+        keys = {
+            k: row[k]
+            for k in (
+                "task_id",
+                "attempt",
+                "round",
+                "verdict",
+                "reject_reason",
+                "reward_initial",
+                "reward_golden",
+                "review_md",
+                "initial_setup_py",
+                "golden_patch_py",
+                "reward_py",
+                "started_at",
+                "mutation_units",
+                "mutation_total",
+                "mutation_killed",
+            )
+        }
+        keys |= {
+            "conditions": _json(row["conditions"]),
+            "review": _json(row["review"]),
+            "timings": _json(row["timings"]),
+        }
         with self._write() as con:
             con.execute(sql("insert_round"), keys)
+            where = {"task_id": row["task_id"], "attempt": row["attempt"], "round": row["round"]}
             for f in findings:
-                con.execute(sql("insert_finding"), {"task_id": row["task_id"], "attempt": row["attempt"],
-                                                    "round": row["round"], **f})  # fmt: skip
-            con.execute(sql("update_tuple_progress"), {
-                "task_id": row["task_id"], "rounds": row["round"], "reward_initial": row["reward_initial"],
-                "reward_golden": row["reward_golden"], "now": _now(),
-            })  # fmt: skip
+                con.execute(sql("insert_finding"), where | f)
+            for m in mutants:
+                con.execute(sql("insert_mutant"), where | m)
+            con.execute(
+                sql("update_tuple_progress"),
+                {
+                    "task_id": row["task_id"],
+                    "rounds": row["round"],
+                    "reward_initial": row["reward_initial"],
+                    "reward_golden": row["reward_golden"],
+                    "now": _now(),
+                },
+            )
 
-    def finish_tuple(self, task_id: str, *, status: str, rounds: int, reward_initial: float | None,
-                     reward_golden: float | None, reject_reason: str | None, error: str | None,
-                     seconds: float) -> None:  # fmt: skip
+    def finish_tuple(
+        self,
+        task_id: str,
+        *,
+        status: str,
+        rounds: int,
+        reward_initial: float | None,
+        reward_golden: float | None,
+        reject_reason: str | None,
+        error: str | None,
+        seconds: float,
+    ) -> None:
         with self._write() as con:
-            con.execute(sql("finish_tuple"), {
-                "task_id": task_id, "status": status, "rounds": rounds, "reward_initial": reward_initial,
-                "reward_golden": reward_golden, "reject_reason": reject_reason, "error": error,
-                "seconds": seconds, "now": _now(),
-            })  # fmt: skip
+            con.execute(
+                sql("finish_tuple"),
+                {
+                    "task_id": task_id,
+                    "status": status,
+                    "rounds": rounds,
+                    "reward_initial": reward_initial,
+                    "reward_golden": reward_golden,
+                    "reject_reason": reject_reason,
+                    "error": error,
+                    "seconds": seconds,
+                    "now": _now(),
+                },
+            )
 
     def mark_exported(self, task_id: str, bundle_path: str) -> None:
         with self._write() as con:
@@ -166,10 +239,19 @@ class Warehouse:
         rows = self._rows("spec_by_id", {"task_id": task_id})
         return json.loads(rows[0]["spec"]) if rows else None
 
-    def select_for_retry(self, *, task_ids: list[str], status: str, reject_reason: str | None, app: str | None,
-                         limit: int) -> list[dict]:  # fmt: skip
-        rows = self._rows("select_for_retry", {"task_ids": task_ids, "status": status, "reject_reason": reject_reason,
-                                               "app": app, "limit": limit})  # fmt: skip
+    def select_for_retry(
+        self, *, task_ids: list[str], status: str, reject_reason: str | None, app: str | None, limit: int
+    ) -> list[dict]:
+        rows = self._rows(
+            "select_for_retry",
+            {
+                "task_ids": task_ids,
+                "status": status,
+                "reject_reason": reject_reason,
+                "app": app,
+                "limit": limit,
+            },
+        )
         return [json.loads(r["spec"]) for r in rows]
 
     def coverage_counts(self) -> list[dict]:
@@ -186,8 +268,10 @@ class Warehouse:
     def save_data_checks(self, run_id: str, rows: Sequence[dict]) -> None:
         with self._write() as con:
             for row in rows:
-                con.execute(sql("insert_data_check"), {"run_id": run_id, "checked_at": _now(), **row,
-                                                       "details": _json(row.get("details"))})  # fmt: skip
+                con.execute(
+                    sql("insert_data_check"),
+                    {"run_id": run_id, "checked_at": _now(), **row, "details": _json(row.get("details"))},
+                )
 
     def frame(self, name: str, params: dict | None = None):
         """A named query's result as a pandas DataFrame (for data-quality suites)."""
@@ -203,36 +287,66 @@ class Warehouse:
         """Record model-call tries (infra.llm.CallRecord dumps flattened with run_id/task_id/round/step)."""
         with self._write() as con:
             for row in rows:
-                con.execute(sql("insert_llm_call"), {
-                    "call_id": row["call_id"], "run_id": row.get("run_id"), "task_id": row.get("task_id"),
-                    "attempt": row.get("attempt"), "round": row.get("round"), "step": row.get("step"),
-                    "role": row["role"], "model": row["model"], "status": row["status"],
-                    "error_kind": row.get("error_kind"), "error": row.get("error"), "try_no": row["try_no"],
-                    "input_tokens": row["input_tokens"], "output_tokens": row["output_tokens"],
-                    "cost_usd": row.get("cost_usd"), "latency_s": row["latency_s"],
-                    "started_at": _naive(row["started_at"]),
-                })  # fmt: skip
+                con.execute(
+                    sql("insert_llm_call"),
+                    {
+                        "call_id": row["call_id"],
+                        "run_id": row.get("run_id"),
+                        "task_id": row.get("task_id"),
+                        "attempt": row.get("attempt"),
+                        "round": row.get("round"),
+                        "step": row.get("step"),
+                        "role": row["role"],
+                        "model": row["model"],
+                        "status": row["status"],
+                        "error_kind": row.get("error_kind"),
+                        "error": row.get("error"),
+                        "try_no": row["try_no"],
+                        "input_tokens": row["input_tokens"],
+                        "output_tokens": row["output_tokens"],
+                        "cost_usd": row.get("cost_usd"),
+                        "latency_s": row["latency_s"],
+                        "started_at": _naive(row["started_at"]),
+                    },
+                )
 
     def save_votes(self, task_id: str, attempt: int, votes: Sequence[dict], result: dict) -> None:
         """Record every critic vote of a tuple attempt and their aggregate, atomically."""
         now = _now()
         with self._write() as con:
             for vote in votes:
-                con.execute(sql("insert_vote"), {
-                    "task_id": task_id, "attempt": attempt, "critic": vote["critic"], "model": vote["model"],
-                    "decision": vote["decision"], "reason": vote["reason"], "criteria": _json(vote["criteria"]),
+                con.execute(
+                    sql("insert_vote"),
+                    {
+                        "task_id": task_id,
+                        "attempt": attempt,
+                        "critic": vote["critic"],
+                        "model": vote["model"],
+                        "decision": vote["decision"],
+                        "reason": vote["reason"],
+                        "criteria": _json(vote["criteria"]),
+                        "created_at": now,
+                    },
+                )
+            con.execute(
+                sql("insert_vote_result"),
+                {
+                    "task_id": task_id,
+                    "attempt": attempt,
                     "created_at": now,
-                })  # fmt: skip
-            con.execute(sql("insert_vote_result"), {"task_id": task_id, "attempt": attempt, "created_at": now,
-                                                    **{k: result[k] for k in ("decision", "keep", "modify_query",
-                                                                              "reject", "errors")}})  # fmt: skip
+                    **{k: result[k] for k in ("decision", "keep", "modify_query", "reject", "errors")},
+                },
+            )
 
     def tuple_llm_usage(self, task_id: str) -> dict:
         """Calls, failed tries, tokens, cost (None if unknown) and latency of one tuple, all roles."""
         return self._rows("tuple_llm_usage", {"task_id": task_id})[0]
 
     def tuple_votes(self, task_id: str) -> list[dict]:
-        return [r | {"criteria": json.loads(r["criteria"])} for r in self._rows("tuple_votes", {"task_id": task_id})]
+        return [
+            r | {"criteria": json.loads(r["criteria"])}
+            for r in self._rows("tuple_votes", {"task_id": task_id})
+        ]
 
     # --- readers' copies -------------------------------------------------------------------------
 

@@ -109,3 +109,36 @@ SELECT p.run_id, p.verified, round(p.seconds, 2) AS seconds,
        coalesce(l.output_tokens, 0) / nullif(p.verified, 0) AS output_tokens_per_verified,
        l.cost_usd / nullif(p.verified, 0) AS cost_usd_per_verified
 FROM per_run p LEFT JOIN llm l USING (run_id);
+
+-- Mutation testing per tuple: the latest round of its latest attempt that reached the stage.
+CREATE OR REPLACE VIEW mutation_by_tuple AS
+SELECT r.task_id, s.family, s.apps[1] AS app, t.run_id, t.status, r.attempt, r.round,
+       r.mutation_units AS units, r.mutation_total AS mutants, r.mutation_killed AS killed,
+       r.mutation_total - r.mutation_killed AS survived,
+       CASE WHEN r.mutation_total > 0 THEN r.mutation_killed / r.mutation_total END AS mutation_score
+FROM rounds r JOIN specs s USING (task_id) LEFT JOIN tuples t USING (task_id)
+WHERE r.mutation_total IS NOT NULL
+QUALIFY row_number() OVER (PARTITION BY r.task_id ORDER BY r.attempt DESC, r.round DESC) = 1;
+
+-- Killed / total over every tuple of a family, an app (the primary one) or a run.
+CREATE OR REPLACE VIEW mutation_by_family AS
+SELECT family, count(*) AS tuples, sum(mutants) AS mutants, sum(killed) AS killed,
+       sum(killed) / nullif(sum(mutants), 0) AS mutation_score,
+       count(*) FILTER (WHERE survived > 0) AS tuples_with_survivors
+FROM mutation_by_tuple GROUP BY family;
+
+CREATE OR REPLACE VIEW mutation_by_app AS
+SELECT app, count(*) AS tuples, sum(mutants) AS mutants, sum(killed) AS killed,
+       sum(killed) / nullif(sum(mutants), 0) AS mutation_score
+FROM mutation_by_tuple GROUP BY app;
+
+CREATE OR REPLACE VIEW mutation_by_run AS
+SELECT run_id, count(*) AS tuples, sum(mutants) AS mutants, sum(killed) AS killed,
+       sum(killed) / nullif(sum(mutants), 0) AS mutation_score
+FROM mutation_by_tuple GROUP BY run_id;
+
+-- The mutants a reward gave full credit to: what to fix, family by family.
+CREATE OR REPLACE VIEW surviving_mutants AS
+SELECT m.task_id, s.family, m.attempt, m.round, m.mutant_id, m.kind, m.unit_kind, m.path, m.what
+FROM mutants m JOIN specs s USING (task_id)
+WHERE m.outcome = 'survived';

@@ -11,14 +11,21 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from flows.cli import console, handle_errors
+from flows.cli.console import console, handle_errors
+from infra.errors import ConfigError
 
 
 @click.command()
 @click.argument("query")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True
+)
+@click.option(
+    "--warehouse",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
+)
 @handle_errors
 def sql(query: str, fmt: str, warehouse: Path | None) -> None:
     """Run a read-only SQL QUERY against the warehouse snapshot.
@@ -52,17 +59,27 @@ def sql(query: str, fmt: str, warehouse: Path | None) -> None:
 
 
 @click.command()
-@click.argument("bundles", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument(
+    "bundles", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path)
+)
+@click.option(
+    "--mutants",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 64),
+    help="Also run mutation testing with up to N partial-revert mutants (plus corruption mutants).",
+)
 @handle_errors
-def verify(bundles: tuple[Path, ...]) -> None:
+def verify(bundles: tuple[Path, ...], mutants: int) -> None:
     """Re-check BUNDLE dirs from their own files in fresh sandboxes.
 
-    initial_setup.py alone must score 0.0; initial_setup.py then golden_patch.py must score 1.0.
-    Exits 1 if any bundle fails.
+    initial_setup.py alone must score 0.0; initial_setup.py then golden_patch.py must score 1.0;
+    with --mutants N, no mutant of the golden state (part of the task undone, or damaged) may score
+    1.0. Exits 1 if any bundle fails.
 
     Example:
 
-        cuagym verify output/final/*
+        cuagym verify output/final/* --mutants 8
     """
     from rich.progress import track
 
@@ -70,14 +87,21 @@ def verify(bundles: tuple[Path, ...]) -> None:
     from tasks.verify import verify_bundles
 
     table = Table(title="bundle verification")
-    for col in ("task", "initial", "golden", "result"):
+    for col in ("task", "initial", "golden", *(["mutants killed"] if mutants else []), "result"):
         table.add_column(col)
     failed = 0
-    checks = verify_bundles(list(bundles), get_settings())
+    checks = verify_bundles(list(bundles), get_settings(), mutants=mutants)
     for check in track(checks, total=len(bundles), description="verify", console=console):
         failed += not check.ok
-        table.add_row(check.task_id, str(check.reward_initial), str(check.reward_golden),
-                      "[green]ok[/]" if check.ok else f"[red]{'; '.join(check.problems)}[/]")  # fmt: skip
+        m = check.mutation
+        killed = [f"{m.killed}/{m.total}" if m else "n/a"] if mutants else []
+        table.add_row(
+            check.task_id,
+            str(check.reward_initial),
+            str(check.reward_golden),
+            *killed,
+            "[green]ok[/]" if check.ok else f"[red]{'; '.join(check.problems)}[/]",
+        )
     console.print(table)
     console.print(f"{len(bundles) - failed}/{len(bundles)} bundles verified")
     sys.exit(1 if failed else 0)
@@ -98,6 +122,10 @@ def scan(paths: tuple[Path, ...]) -> None:
     from tasks.scan import scan_path
 
     files = [p / "reward.py" if p.is_dir() else p for p in paths]
+    if missing := [str(f) for f in files if not f.is_file()]:
+        raise ConfigError(
+            f"no reward.py in {', '.join(missing[:3])}", hint="pass reward.py files or bundle dirs"
+        )
     table = Table(title="reward scan")
     for col in ("file", "line", "rule", "message"):
         table.add_column(col, overflow="fold")
@@ -114,8 +142,12 @@ def scan(paths: tuple[Path, ...]) -> None:
 
 
 @click.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output dir (default ./output).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output dir (default ./output).",
+)
 @handle_errors
 def export(out: Path | None) -> None:
     """Re-export every verified tuple in the warehouse as a bundle, plus the Parquet of all tuples.

@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from flows.cli import console, handle_errors
+from flows.cli.console import console, handle_errors
 
 
 @click.group()
@@ -26,8 +26,12 @@ def report() -> None:
 @click.option("--app", default=None, help="Only this app (default: every app).")
 @click.option("--limit", default=10, show_default=True, help="Rows per app.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.")
+@click.option(
+    "--warehouse",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
+)
 @handle_errors
 def rejections(app: str | None, limit: int, fmt: str, warehouse: Path | None) -> None:
     """The most common reasons rounds fail, per app and per failed condition.
@@ -58,17 +62,27 @@ def rejections(app: str | None, limit: int, fmt: str, warehouse: Path | None) ->
         table.add_column(col, justify="right" if col in ("rounds", "tuples") else "left", overflow="fold")
     for row in shown:
         example = (row["example"] or "")[:160]
-        table.add_row(row["app"], row["condition"], row["reason"] or "", str(row["rounds"]), str(row["tuples"]), example)
+        table.add_row(
+            row["app"], row["condition"], row["reason"] or "", str(row["rounds"]), str(row["tuples"]), example
+        )
     Console().print(table)
     console.print(f"{sum(r['rounds'] for r in rows)} failed round(s) / vote(s) over {len(per_app)} app(s)")
 
 
 @report.command()
 @click.option("--run", "run_id", default=None, help="Run id (default: the latest run).")
-@click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write the PNG (default output/reports/<run>-coverage.png).")
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.")
+@click.option(
+    "--chart",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the PNG (default output/reports/<run>-coverage.png).",
+)
+@click.option(
+    "--warehouse",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
+)
 @handle_errors
 def coverage(run_id: str | None, chart: Path | None, warehouse: Path | None) -> None:
     """Coverage of a run's batch against its quotas, its yield per stage, and a PNG chart.
@@ -77,9 +91,9 @@ def coverage(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
 
         cuagym report coverage --run run-f9e1c7a78a98
     """
-    from flows.cli_tables import coverage_table, print_chart, print_quota_notes
+    from flows.cli.tables import coverage_table, print_chart, print_quota_notes
     from infra.settings import get_settings
-    from tasks import report as reports
+    from tasks import coverage as reports
 
     settings = get_settings()
     path = warehouse or settings.warehouse_path
@@ -88,7 +102,9 @@ def coverage(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
         console.print("no run with sampled specs in the warehouse yet")
         return
     run_id = rows[0]["run_id"]
-    Console().print(coverage_table(rows, dimensions=("app", "difficulty", "scope", "domain", "scenario", "platform")))
+    Console().print(
+        coverage_table(rows, dimensions=("app", "difficulty", "scope", "domain", "scenario", "platform"))
+    )
     yields = Table(title="yield per stage")
     stages = ("sampled", "generated", "verified", "exported", "rejected", "yield")
     for col in stages:
@@ -99,3 +115,67 @@ def coverage(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
     print_quota_notes(console, reports.quota_notes(path, run_id))
     target = chart or settings.output_dir / "reports" / f"{run_id}-coverage.png"
     print_chart(console, str(reports.coverage_chart(rows, target)))
+
+
+@report.command()
+@click.option("--run", "run_id", default=None, help="Only this run (default: every run).")
+@click.option(
+    "--chart",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the PNG (default output/reports/mutation.png).",
+)
+@click.option(
+    "--warehouse",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
+)
+@handle_errors
+def mutation(run_id: str | None, chart: Path | None, warehouse: Path | None) -> None:
+    """Mutation scores per family and app, every surviving mutant, and a PNG chart.
+
+    A mutant is the golden state with part of the task undone, or damaged; a faithful reward
+    scores it below 1.0 (killed). Survivors name the family reward to fix.
+
+    Example:
+
+        cuagym report mutation --run run-f9e1c7a78a98
+    """
+    from infra.settings import get_settings
+    from tasks.mutation.report import mutation_by_family, mutation_chart, surviving_mutants
+
+    settings = get_settings()
+    path = warehouse or settings.warehouse_path
+    rows = mutation_by_family(path, run_id)
+    if not rows:
+        console.print("no tuple has reached the mutation stage yet")
+        return
+    table = Table(title="mutation score per family" + (f" ({run_id})" if run_id else ""))
+    for col in ("family", "app", "tuples", "mutants", "killed", "score", "with survivors"):
+        table.add_column(col, justify="left" if col in ("family", "app") else "right")
+    for r in rows:
+        score = "n/a" if r["mutation_score"] is None else f"{r['mutation_score']:.1%}"
+        table.add_row(
+            r["family"],
+            r["app"],
+            str(r["tuples"]),
+            str(r["mutants"]),
+            str(r["killed"]),
+            score,
+            str(r["tuples_with_survivors"]),
+        )
+    Console().print(table)
+    survivors = surviving_mutants(path, run_id)
+    if survivors:
+        found = Table(title="surviving mutants (the reward gave them 1.0)")
+        for col in ("family", "task", "mutant", "what"):
+            found.add_column(col, overflow="fold")
+        for s in survivors:
+            found.add_row(s["family"], s["task_id"], s["mutant_id"], s["what"])
+        Console().print(found)
+    total = sum(r["mutants"] or 0 for r in rows)
+    killed = sum(r["killed"] or 0 for r in rows)
+    console.print(f"overall: {killed}/{total} mutants killed" + (f" ({killed / total:.1%})" if total else ""))
+    target = chart or settings.output_dir / "reports" / "mutation.png"
+    console.print(f"chart: {mutation_chart(rows, target)}")

@@ -1,7 +1,25 @@
-"""The reward scanner's scoring rules: how credit is given (constant, flags, existence, exceptions,
-component count, bounds). Each rule is a function `(Facts) -> Iterator[Finding]`; tasks/scan.py runs
-them. Rules about *what the grader may touch* (processes, code, network, paths) live in
-tasks/scan_access.py.
+"""The reward scanner's scoring rules: where each credited score comes from. Each rule is a function
+`(Facts) -> Iterator[Finding]`; tasks/scan/__init__.py runs them.
+
+- constant_score: credit whose value folds to a positive constant (values.py) and whose guards are
+  either free of the state (facts.py provenance) or fold to True (`x == x`, `len("abc") == 3`); a
+  REWARD print whose every possible value is positive; a check every return of which is positive.
+- unconditional_flag / existence_only / score_from_exception: flags asserted, credit decided only by
+  probes (existence, sizes, mtimes, listing counts), credit reached from an except/finally path.
+- answer_key: a check compares the state with a hidden file or a file named like an answer key.
+- nondeterministic: the credit depends on the environment, argv, the clock or randomness.
+- no_state_access / too_few_components / score_can_exceed_one: shape of the score.
+
+The *credit region* is the code a credit is computed from: the guards and values of credits, the
+bodies of components and scored checks, the REWARD values, and, followed through names and local
+calls, everything those read. Rules about inputs (answer keys, nondeterminism) look only there.
+
+What these rules cannot decide: whether a visible file existed in the initial state (a check that
+compares two visible files the setup left unchanged always passes, and looks like a copy task's
+check), bounds other than "always positive" (`x or 1`), a credit whose constancy depends on the
+number of loop iterations, and checks whose content test is weak but real (a row count).
+Rules about *what the grader may touch* (processes, code, network, paths) live in access.py; those
+about the grading machinery and its output line in integrity.py.
 """
 
 from __future__ import annotations
@@ -12,8 +30,9 @@ from collections.abc import Iterator
 from functools import partial, wraps
 
 from tasks.models import Finding
-from tasks.scan_credit import Credit, Facts, names_in, number
-from tasks.scan_facts import DEFS, walk_local
+from tasks.scan.credit import Credit, Facts, names_in, number
+from tasks.scan.facts import DEFS, answer_named, kids, walk, walk_local
+from tasks.scan.values import positive, truth
 
 WEIGHTS_RE = re.compile(r"weight|point|credit|score|component|check|rubric|criteri", re.I)
 EPS = 1e-9
@@ -24,7 +43,7 @@ def _fmt(value: float) -> str:
 
 
 def _returns(fn: ast.AST) -> list[ast.Return]:
-    return [r for r in walk_local(list(ast.iter_child_nodes(fn))) if isinstance(r, ast.Return)]
+    return [r for r in walk_local(kids(fn)) if isinstance(r, ast.Return)]
 
 
 def _per_file(fn):
@@ -45,14 +64,23 @@ def _collections(facts: Facts) -> list[tuple[str, ast.Assign, list[ast.AST]]]:
     are named like weights or whose entries refer to local functions."""
     found = []
     for node in facts.nodes:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
             continue
         value, name = node.value, node.targets[0].id
-        entries = list(value.values) if isinstance(value, ast.Dict) else \
-            list(value.elts) if isinstance(value, ast.List | ast.Tuple) else None  # fmt: skip
+        entries = (
+            list(value.values)
+            if isinstance(value, ast.Dict)
+            else list(value.elts)
+            if isinstance(value, ast.List | ast.Tuple)
+            else None
+        )
         if not entries:
             continue
-        refs_functions = any(isinstance(n, ast.Name) and n.id in facts.functions for e in entries for n in ast.walk(e))
+        refs_functions = any(
+            isinstance(n, ast.Name) and n.id in facts.functions for e in entries for n in walk(e)
+        )
         if WEIGHTS_RE.search(name) or refs_functions:
             found.append((name, node, entries))
     return found
@@ -60,8 +88,9 @@ def _collections(facts: Facts) -> list[tuple[str, ast.Assign, list[ast.AST]]]:
 
 def _is_weight_table(facts: Facts, name: str, entries: list[ast.AST]) -> bool:
     # a table named "checks" may hold expected data values; only weights and check tables are summed
-    return "weight" in name.lower() or any(isinstance(n, ast.Name) and n.id in facts.functions
-                                           for e in entries for n in ast.walk(e))  # fmt: skip
+    return "weight" in name.lower() or any(
+        isinstance(n, ast.Name) and n.id in facts.functions for e in entries for n in walk(e)
+    )
 
 
 def _entry_weight(entry: ast.AST) -> float | None:
@@ -76,50 +105,110 @@ def _entry_weight(entry: ast.AST) -> float | None:
 @_per_file
 def _deciders(facts: Facts) -> list[ast.AST]:
     """What decides some credit (its guards and its value), each node once: many credits share guards."""
-    found = {id(n): n for credit in facts.credits
-             for n in [*facts.context(credit.node).guards, credit.value] if n is not None}  # fmt: skip
+    found = {
+        id(n): n
+        for credit in facts.credits
+        for n in [*facts.context(credit.node).guards, credit.value]
+        if n is not None
+    }
     return list(found.values())
 
 
 @_per_file
 def scored_functions(facts: Facts) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """@component checks, functions whose result decides a credit, and functions in a check table."""
-    names = {sub.func.id for node in _deciders(facts) for sub in ast.walk(node)
-             if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in facts.functions}
+    names = {
+        sub.func.id
+        for node in _deciders(facts)
+        for sub in walk(node)
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in facts.functions
+    }
     for _, _, entries in _collections(facts):
-        names |= {n.id for e in entries for n in ast.walk(e) if isinstance(n, ast.Name) and n.id in facts.functions}
+        names |= {
+            n.id for e in entries for n in walk(e) if isinstance(n, ast.Name) and n.id in facts.functions
+        }
     found = {id(fn): fn for fn in facts.components}
     found.update({id(fn): fn for name in names for fn in facts.functions[name]})
     return sorted(found.values(), key=lambda fn: fn.lineno)
 
 
+def _deciding(facts: Facts, guard: ast.AST) -> bool:
+    """Does this guard let the state decide? Not if it ignores the state or always holds."""
+    if not facts.inspect_test(guard).state:
+        return False
+    return isinstance(guard, ast.stmt) or truth(facts.values.fold(guard)) is not True
+
+
+def _decided(facts: Facts, node: ast.AST) -> bool:
+    return any(_deciding(facts, g) for g in facts.context(node).guards)
+
+
+@_per_file
+def scored_closure(facts: Facts) -> list[ast.AST]:
+    """Scored functions and the local functions whose result they return (a helper behind a check)."""
+    found = {id(fn): fn for fn in scored_functions(facts)}
+    frontier = list(found.values())
+    while frontier:
+        fn = frontier.pop()
+        for ret in facts.returns(fn):
+            for sub in walk(ret.value) if ret.value is not None else ():
+                if (
+                    isinstance(sub, ast.Call)
+                    and isinstance(sub.func, ast.Name)
+                    and sub.func.id in facts.functions
+                ):
+                    for d in facts.functions[sub.func.id]:
+                        if id(d) not in found:
+                            found[id(d)] = d
+                            frontier.append(d)
+    return list(found.values())
+
+
 def constant_score(facts: Facts) -> Iterator[Finding]:
-    """Credit that no state check decides: a constant REWARD print, an unconditional `score += 0.5`,
-    a check function or lambda that returns a positive constant on every path that does not raise."""
+    """Credit that no state check decides: a REWARD print whose every possible value is positive, a
+    `score += c` (c folding to a positive constant) that no state test guards, a check function or
+    lambda whose every return is a positive constant (arithmetic, builtins and helpers folded)."""
+    values = facts.values
+    values.run_all()
     for credit in facts.credits:
         ctx = facts.context(credit.node)
-        if ctx.handler is not None or ctx.conditional:
+        if ctx.handler is not None or _decided(facts, credit.node):
             continue
-        if credit.kind == "print":
-            yield Finding(rule="constant_score", line=credit.node.lineno,
-                          message=f"prints a constant `REWARD: {_fmt(credit.literal or 0)}` that no state check "
-                                  "decides; the grader must compute the score from the state")  # fmt: skip
-        elif credit.kind == "increment" and credit.literal is not None and credit.literal > 0:
-            yield Finding(rule="constant_score", line=credit.node.lineno,
-                          message=f"`{credit.target} += {_fmt(credit.literal)}` runs on every path, so this credit "
-                                  "is earned without checking anything")  # fmt: skip
-    for fn in scored_functions(facts):
-        returns = [r for r in _returns(fn) if facts.context(r).handler is None]
-        values = [number(r.value) for r in returns]
-        if returns and all(v is not None and v > 0 for v in values):
-            yield Finding(rule="constant_score", line=fn.lineno,
-                          message=f"check `{fn.name}` returns {ast.unparse(returns[0].value)} on every path that "
-                                  "does not raise: it gives full credit without comparing the state to anything")  # fmt: skip
-    for _, _, entries in _collections(facts):
-        for lam in (n for e in entries for n in ast.walk(e) if isinstance(n, ast.Lambda)):
-            if (value := number(lam.body)) is not None and value > 0:
-                yield Finding(rule="constant_score", line=lam.lineno,
-                              message=f"a scored lambda returns the constant {ast.unparse(lam.body)}")  # fmt: skip
+        if credit.kind == "increment" and credit.literal is not None and credit.literal > 0:
+            yield Finding(
+                rule="constant_score",
+                line=credit.node.lineno,
+                message=f"`{ast.unparse(credit.node)[:60]}` adds {_fmt(credit.literal)} on every path, so "
+                "this credit is earned without checking anything",
+            )
+    for call, _, lit in facts.reward_prints:
+        printed = values.print_vals.get(id(call), (lit,) if lit is not None else None)
+        if facts.context(call).handler is None and positive(printed) and not _decided(facts, call):
+            yield Finding(
+                rule="constant_score",
+                line=call.lineno,
+                message=f"prints `REWARD: {_fmt(min(printed))}` or more whatever the state holds (every "
+                "path gives this line a constant positive value); the grader must compute the score "
+                "from the state",
+            )
+    for fn in scored_closure(facts):
+        returns = [(r, v) for r, v in values.fn_returns.get(id(fn), []) if facts.context(r).handler is None]
+        if returns and all(positive(v) for _, v in returns) and not isinstance(fn, ast.Lambda):
+            yield Finding(
+                rule="constant_score",
+                line=fn.lineno,
+                message=f"check `{fn.name}` returns {ast.unparse(returns[0][0].value)[:40]} (always "
+                f"{_fmt(min(min(v) for _, v in returns))}) on every path that does not raise: it gives "
+                "credit without comparing the state to anything",
+            )
+    lambdas = [n for _, _, entries in _collections(facts) for e in entries for n in walk(e)]
+    for lam in [*(n for n in lambdas if isinstance(n, ast.Lambda)), *facts.lambda_components]:
+        if positive(values.fold(lam.body)):
+            yield Finding(
+                rule="constant_score",
+                line=lam.lineno,
+                message=f"a scored lambda returns the constant {ast.unparse(lam.body)[:40]}",
+            )
 
 
 @_per_file
@@ -135,8 +224,8 @@ def _scored_names(facts: Facts) -> set[str]:
     return names
 
 
-def _is_true(node: ast.AST | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value is True
+def _truthy(facts: Facts, node: ast.AST | None) -> bool:
+    return positive(facts.values.fold(node))  # True, 1, 1 == 1
 
 
 def unconditional_flag(facts: Facts) -> Iterator[Finding]:
@@ -144,50 +233,93 @@ def unconditional_flag(facts: Facts) -> Iterator[Finding]:
     A loop flag (`ok = True`, then `ok = False` on a bad row) has another binding and is fine."""
     for name in sorted(_scored_names(facts)):
         binds = facts.bindings.get(name, [])
-        if not binds or not all(b.kind == "assign" and _is_true(b.value) for b in binds):
+        if not binds or not all(b.kind == "assign" and _truthy(facts, b.value) for b in binds):
             continue
-        free = [b for b in binds if not facts.context(b.node).conditional]
+        free = [b for b in binds if not _decided(facts, b.node)]
         if free:
-            yield Finding(rule="unconditional_flag", line=free[0].node.lineno,
-                          message=f"`{name}` is set to True and never to anything a state check decides, yet it "
-                                  "is scored: the credit asserts success instead of verifying it")  # fmt: skip
+            yield Finding(
+                rule="unconditional_flag",
+                line=free[0].node.lineno,
+                message=f"`{name}` is set to True and never to anything a state check decides, yet it "
+                "is scored: the credit asserts success instead of verifying it",
+            )
 
 
 def existence_only(facts: Facts) -> Iterator[Finding]:
     """A scored check whose only look at the state is whether a path exists (or a glob matches)."""
     why = "the file's content is never read, so creating an empty or wrong file earns the credit"
-    for fn in facts.components:
-        if facts.inspect(*fn.body).existence_only:
-            yield Finding(rule="existence_only", line=fn.lineno,
-                          message=f"component `{fn.name}` only checks that a path exists: {why}")
+    for fn in [*facts.components, *facts.lambda_components]:
+        if facts.decision(fn).existence_only:
+            yield Finding(
+                rule="existence_only",
+                line=fn.lineno,
+                message=f"component `{getattr(fn, 'name', 'lambda')}` only checks that a path exists "
+                f"(or its size, age or listing): {why}",
+            )
     for credit in facts.credits:
         ctx = facts.context(credit.node)
-        if ctx.handler is None and facts.inspect(*ctx.guards, *([credit.value] if credit.value else [])).existence_only:
-            yield Finding(rule="existence_only", line=credit.node.lineno,
-                          message=f"credit `{ast.unparse(credit.node)[:80]}` is decided only by existence checks: {why}")
+        if (
+            ctx.handler is None
+            and (
+                facts.inspect_test(*ctx.guards) | facts.inspect(*([credit.value] if credit.value else []))
+            ).existence_only
+        ):
+            yield Finding(
+                rule="existence_only",
+                line=credit.node.lineno,
+                message=f"credit `{ast.unparse(credit.node)[:80]}` is decided only by existence checks: {why}",
+            )
 
 
 def score_from_exception(facts: Facts) -> Iterator[Finding]:
-    """Credit given inside an `except` handler: a crash or missing file must never earn points."""
+    """Credit from an error path: given inside an `except` handler, in a `finally` block, or reached
+    when a try body fails at its first statement and the handler lets the run go on (`pass`) to a
+    default that stands (`ok = True` ... `except: pass` ... `if ok: score += 0.5`). A crash or a
+    missing file must never earn points."""
     flags = _scored_names(facts)
+    seen: set[int] = set()
     for handler in (n for n in facts.nodes if isinstance(n, ast.ExceptHandler)):
         in_function = isinstance(_scope(facts, handler), ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
         for node in walk_local(handler.body):
             what = None
-            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
-                    and node.target.id in facts.score_names | flags and number(node.value) != 0:  # fmt: skip
+            if (
+                isinstance(node, ast.AugAssign)
+                and isinstance(node.op, ast.Add)
+                and isinstance(node.target, ast.Name)
+                and node.target.id in facts.score_names | flags
+                and number(node.value) != 0
+            ):
                 what = f"adds to `{node.target.id}`"
-            elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in facts.score_names | flags
-                                                      for t in node.targets) and _positive(node.value):  # fmt: skip
+            elif (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id in facts.score_names | flags for t in node.targets)
+                and _positive(node.value)
+            ):
                 what = f"sets `{ast.unparse(node.targets[0])} = {ast.unparse(node.value)}`"
             elif isinstance(node, ast.Return) and in_function and _positive(node.value):
                 what = f"returns {ast.unparse(node.value)[:40]}"
             elif isinstance(node, ast.Call) and (lit := facts.reward_value(node)[1]) is not None and lit > 0:
                 what = f"prints `REWARD: {_fmt(lit)}`"
             if what:
-                yield Finding(rule="score_from_exception", line=node.lineno,
-                              message=f"an except handler {what}: an exception (missing file, broken check) must "
-                                      "earn nothing, not credit")  # fmt: skip
+                seen.add(node.lineno)
+                yield Finding(
+                    rule="score_from_exception",
+                    line=node.lineno,
+                    message=f"an except handler {what}: an exception (missing file, broken check) must "
+                    "earn nothing, not credit",
+                )
+    scored = {id(fn) for fn in scored_closure(facts)}
+    for try_node, where, what in facts.values.error_credits(facts.score_names | flags, scored):
+        if where.lineno in seen:
+            continue
+        seen.add(where.lineno)
+        how = "its finally block" if facts.context(where).final is try_node else "the except path"
+        yield Finding(
+            rule="score_from_exception",
+            line=where.lineno,
+            message=f"when the try at line {try_node.lineno} fails at its first statement (a missing or "
+            f"broken file), {how} still {what}: an exception must earn nothing, not a default credit",
+        )
 
 
 def _positive(node: ast.AST | None) -> bool:
@@ -206,20 +338,43 @@ def _scope(facts: Facts, node: ast.AST) -> ast.AST | None:
 def no_state_access(facts: Facts) -> Iterator[Finding]:
     """A reward must look at the state: read a file, list a folder, probe a path or ask the hub."""
     if not any(isinstance(n, ast.Call) and facts.call_kind(n) for n in facts.nodes):
-        yield Finding(rule="no_state_access", line=1,
-                      message="the reward never reads a file, lists a folder or queries the hub, so its score "
-                              "cannot depend on what the agent did")  # fmt: skip
+        yield Finding(
+            rule="no_state_access",
+            line=1,
+            message="the reward never reads a file, lists a folder or queries the hub, so its score "
+            "cannot depend on what the agent did",
+        )
 
 
 def _accumulator_appends(facts: Facts) -> int:
     # score = sum(parts) with parts.append(...) or parts["x"] = ... per check: each is one component
-    lists = {n for name in facts.score_names for b in facts.bindings.get(name, []) if b.value is not None
-             for call in ast.walk(b.value) if isinstance(call, ast.Call) and facts.call_name(call) == "sum"
-             for n in names_in(call)}  # fmt: skip
-    appends = sum(1 for n in facts.nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                  and n.func.attr == "append" and isinstance(n.func.value, ast.Name) and n.func.value.id in lists)
-    stores = sum(1 for n in facts.nodes if isinstance(n, ast.Assign) and any(
-        isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in lists for t in n.targets))
+    lists = {
+        n
+        for name in facts.score_names
+        for b in facts.bindings.get(name, [])
+        if b.value is not None
+        for call in walk(b.value)
+        if isinstance(call, ast.Call) and facts.call_name(call) == "sum"
+        for n in names_in(call)
+    }
+    appends = sum(
+        1
+        for n in facts.nodes
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "append"
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id in lists
+    )
+    stores = sum(
+        1
+        for n in facts.nodes
+        if isinstance(n, ast.Assign)
+        and any(
+            isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in lists
+            for t in n.targets
+        )
+    )
     return appends + stores
 
 
@@ -243,26 +398,68 @@ def _increment_count(facts: Facts, credit: Credit) -> int:
     return 2 if any(not facts.inspect(loop).reads for loop in ctx.loops) else 1
 
 
+def _helper_checks(facts: Facts) -> int:
+    """Checks living in helper functions: `score = check_title(doc) + check_body(doc)`, `parts =
+    [a(), b()]`, `results = {"x": x_ok()}`. One component per call of a local function that looks at
+    the state, in what the score is computed from (not nested in another such call's arguments)."""
+    roots = [*facts.score_bindings(), *(value for _, value, _ in facts.reward_prints if value is not None)]
+    for name in facts.score_names:
+        roots += [b.value for b in facts.bindings.get(name, []) if b.kind == "mutate" and b.value is not None]
+    count, seen = 0, set()
+    for root in roots:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in facts.functions
+                and id(node) not in seen
+                and facts.fn_insp.get(node.func.id, 0)
+                and facts.fn_insp[node.func.id].state
+            ):
+                seen.add(id(node))
+                count += 1
+                continue
+            stack.extend(c for c in kids(node) if not isinstance(c, ast.Lambda))
+    return count
+
+
 def too_few_components(facts: Facts) -> Iterator[Finding]:
     """At least two scored components (DESIGN.md §3.1): partial credit needs something to be partial."""
-    if facts.components:
+    if facts.components or facts.lambda_components:
         # a component registered in a loop (one per target) counts twice: the loop length is data
-        count = sum(2 if facts.context(fn).looped else 1 for fn in facts.components)
-        line, what = facts.components[0].lineno, "@component check"
+        registered = [*facts.components, *facts.lambda_components]
+        count = sum(2 if facts.context(fn).looped else 1 for fn in registered)
+        line, what = registered[0].lineno, "@component check"
     else:
         increments = [c for c in facts.credits if c.kind in ("increment", "assign")]
         # deduction style (score = 1.0, then score -= w per failed check): each deduction is a component
-        deductions = sum(1 for n in facts.nodes if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Sub)
-                         and isinstance(n.target, ast.Name) and n.target.id in facts.score_names)  # fmt: skip
+        deductions = sum(
+            1
+            for n in facts.nodes
+            if isinstance(n, ast.AugAssign)
+            and isinstance(n.op, ast.Sub)
+            and isinstance(n.target, ast.Name)
+            and n.target.id in facts.score_names
+        )
         tables = [len(entries) for _, _, entries in _collections(facts)]
-        count = max(sum(map(partial(_increment_count, facts), increments)) + _accumulator_appends(facts) + deductions,
-                    *tables, *map(_weighted_terms, facts.score_bindings()), 0)  # fmt: skip
+        count = max(
+            sum(map(partial(_increment_count, facts), increments)) + _accumulator_appends(facts) + deductions,
+            *tables,
+            *map(_weighted_terms, facts.score_bindings()),
+            _helper_checks(facts),
+            0,
+        )
         line = increments[0].node.lineno if increments else 1
         what = "scored component"
     if count < 2:
-        yield Finding(rule="too_few_components", line=line,
-                      message=f"found {count} {what}(s); a reward needs at least two "
-                              "independently weighted components so that a near miss earns partial credit")  # fmt: skip
+        yield Finding(
+            rule="too_few_components",
+            line=line,
+            message=f"found {count} {what}(s); a reward needs at least two "
+            "independently weighted components so that a near miss earns partial credit",
+        )
 
 
 def _gain(stmts: list[ast.stmt], credits: dict[int, float]) -> float:
@@ -273,7 +470,9 @@ def _gain(stmts: list[ast.stmt], credits: dict[int, float]) -> float:
             total += max(_gain(stmt.body, credits), _gain(stmt.orelse, credits))
         elif isinstance(stmt, ast.Try):
             handlers = [_gain(h.body, credits) for h in stmt.handlers]
-            total += sum(_gain(b, credits) for b in (stmt.body, stmt.orelse, stmt.finalbody)) + max(handlers, default=0)
+            total += sum(_gain(b, credits) for b in (stmt.body, stmt.orelse, stmt.finalbody)) + max(
+                handlers, default=0
+            )
         elif isinstance(stmt, ast.Match):
             total += max((_gain(c.body, credits) for c in stmt.cases), default=0.0)
         elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While | ast.With | ast.AsyncWith):
@@ -296,19 +495,34 @@ def _normalised(facts: Facts, total: float) -> bool:
     exprs = facts.score_bindings() + [value for _, value, _ in facts.reward_prints if value is not None]
     for expr in exprs:
         top = expr
-        while isinstance(top, ast.Call) and facts.call_name(top) in {"round", "float", "max", "str"} and top.args:
+        while (
+            isinstance(top, ast.Call)
+            and facts.call_name(top) in {"round", "float", "max", "str"}
+            and top.args
+        ):
             top = top.args[0]
-        for node in ast.walk(expr):
-            if isinstance(node, ast.Call) and facts.call_name(node) == "min" and \
-                    any((v := number(a)) is not None and v <= 1 for a in node.args):  # fmt: skip
+        for node in walk(expr):
+            if (
+                isinstance(node, ast.Call)
+                and facts.call_name(node) == "min"
+                and any((v := number(a)) is not None and v <= 1 for a in node.args)
+            ):
                 return True
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and \
-                    (node is top or names_in(node.left) & facts.score_names):  # fmt: skip
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.Div)
+                and (node is top or names_in(node.left) & facts.score_names)
+            ):
                 divisor = number(node.right)
                 if divisor is None or divisor >= total - EPS:
                     return True
-    return any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Div) and isinstance(n.target, ast.Name)
-               and n.target.id in facts.score_names for n in facts.nodes)  # fmt: skip
+    return any(
+        isinstance(n, ast.AugAssign)
+        and isinstance(n.op, ast.Div)
+        and isinstance(n.target, ast.Name)
+        and n.target.id in facts.score_names
+        for n in facts.nodes
+    )
 
 
 def score_can_exceed_one(facts: Facts) -> Iterator[Finding]:
@@ -316,12 +530,17 @@ def score_can_exceed_one(facts: Facts) -> Iterator[Finding]:
     @component weights are exempt: rewardkit divides by their total."""
     if facts.components:
         return
-    credits = {id(c.node): w for c in facts.credits if c.kind == "increment" and (w := _weight(c.value)) and w > 0}
+    credits = {
+        id(c.node): w for c in facts.credits if c.kind == "increment" and (w := _weight(c.value)) and w > 0
+    }
     scopes = [facts.tree, *(fn for defs in facts.functions.values() for fn in defs)]
     # each function has its own locals: a per-check `pts` summing to 1 in three checks is not 3
     gain = max(_gain(scope.body, credits) for scope in scopes)
-    tables = [(sum(w for e in entries if (w := _entry_weight(e)) is not None), node)
-              for name, node, entries in _collections(facts) if _is_weight_table(facts, name, entries)]  # fmt: skip
+    tables = [
+        (sum(w for e in entries if (w := _entry_weight(e)) is not None), node)
+        for name, node, entries in _collections(facts)
+        if _is_weight_table(facts, name, entries)
+    ]
     table_sum, table_node = max(tables, key=lambda t: t[0], default=(0.0, None))
     total = max(gain, table_sum)
     if total <= 1.0 + EPS or _normalised(facts, total):
@@ -331,7 +550,102 @@ def score_can_exceed_one(facts: Facts) -> Iterator[Finding]:
         source = "literal score increments add"
     else:
         line, source = table_node.lineno, "the weight table adds"
-    yield Finding(rule="score_can_exceed_one", line=line,
-                  message=f"{source} up to {_fmt(round(total, 6))} and the score is neither clamped "
-                          "(min(score, 1.0)) nor divided by the total weight: a full solution prints a "
-                          "REWARD above 1")  # fmt: skip
+    yield Finding(
+        rule="score_can_exceed_one",
+        line=line,
+        message=f"{source} up to {_fmt(round(total, 6))} and the score is neither clamped "
+        "(min(score, 1.0)) nor divided by the total weight: a full solution prints a "
+        "REWARD above 1",
+    )
+
+
+# --- inputs a check must not compare against ----------------------------------------------------------
+
+
+@_per_file
+def credit_region(facts: Facts) -> dict[int, ast.AST]:
+    """Every node some credit is computed from (see the module docstring), by id."""
+    roots: list[ast.AST] = [*_deciders(facts), *(v for _, v, _ in facts.reward_prints if v is not None)]
+    for fn in [*scored_closure(facts), *facts.lambda_components]:
+        roots.extend(fn.body if isinstance(fn.body, list) else [fn.body])
+    return _reach(facts, roots)
+
+
+def _reach(facts: Facts, roots: list[ast.AST]) -> dict[int, ast.AST]:
+    found: dict[int, ast.AST] = {}
+    names_done: set[str] = set()
+    fns_done: set[str] = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if id(node) in found or isinstance(node, DEFS):
+            continue
+        found[id(node)] = node
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in names_done:
+            names_done.add(node.id)
+            for b in facts.bindings.get(node.id, []):
+                stack.extend(b.sources)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            fname = node.func.id
+            if fname in facts.functions and fname not in fns_done:
+                fns_done.add(fname)
+                for fn in facts.functions[fname]:
+                    stack.extend(fn.body)
+        stack.extend(kids(node))
+    return found
+
+
+def answer_key(facts: Facts) -> Iterator[Finding]:
+    """The expected values come from the state instead of the task: a read of a file named like an
+    answer key (answers, expected, solution, golden, ...), or a scored comparison of the state with
+    something read only from a hidden file (one the setup left, like `~/.answers.json` or
+    `Desktop/.ref.csv`; an app's own config under ~/.config, ~/.local, ~/.bashrc does not count).
+    The agent can read such a file, and can rewrite it to match whatever it produced."""
+    for call in (n for n in facts.nodes if isinstance(n, ast.Call) and facts.call_kind(n) == "read"):
+        path = facts.read_path(call)
+        found = facts.values.paths(path) if path is not None else None
+        hit = (
+            next((p for p in sorted(found) if answer_named(p) and "/." in f"/{p}"), None)
+            if isinstance(found, frozenset)
+            else None
+        )
+        if hit:  # hidden *and* named like an answer key: ~/.answers.json, ~/.cache/expected.csv
+            yield Finding(
+                rule="answer_key",
+                line=call.lineno,
+                message=f"reads {hit!r}, a hidden file named like an answer key: the expected values must "
+                "come from the task's parameters (or be computed from its input data)",
+            )
+    for node in credit_region(facts).values():
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [facts.inspect(x) for x in [node.left, *node.comparators]]
+        key = next(
+            (i for i, s in enumerate(sides) if s.hidden and not (s.plain or s.opaque or s.names)), None
+        )
+        if key is not None and any(s.plain or s.names for i, s in enumerate(sides) if i != key):
+            yield Finding(
+                rule="answer_key",
+                line=node.lineno,
+                message=f"`{ast.unparse(node)[:60]}` compares the state with values read only from a "
+                "hidden file or one named like an answer key (left by the setup): the expected values "
+                "must come from the task's parameters or its visible input data",
+            )
+
+
+def nondeterministic(facts: Facts) -> Iterator[Finding]:
+    """The score must be a function of the final state and the task. Environment variables (other
+    than the hub helper's CUAGYM_HUB_URL / CUAGYM_SID, and HOME), argv and stdin are flagged wherever
+    they are read; the clock, randomness, the process id and the host name wherever a credit, a
+    component or a precondition is computed from them (a settle-wait with time.sleep is fine)."""
+    region = credit_region(facts)
+    pre = _reach(facts, [s for fn in facts.preconditions for s in fn.body])
+    for node, why in facts.nondet_sources:
+        anywhere = why.startswith("reads")
+        if anywhere or id(node) in region or id(node) in pre:
+            yield Finding(
+                rule="nondeterministic",
+                line=node.lineno,
+                message=f"{why}: a grader must depend only on the final state and the task's parameters, "
+                "not on the environment, the command line, the clock or chance",
+            )

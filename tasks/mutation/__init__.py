@@ -1,0 +1,190 @@
+"""Mutation testing of a reward (the stage after the five agreement conditions hold).
+
+The five conditions test a reward at two points: initial -> 0 and golden -> 1. A reward that checks
+one of three required changes, or accepts any non-empty cell, passes both. So the stage builds
+*mutants* of the golden state and grades each with the reward:
+
+- partial-revert mutants hold a non-empty strict subset of the golden's changes (the golden with one
+  change unit reverted, or the initial with one applied) at the granularity that matters per kind of
+  state: files and folders, spreadsheet cells and sheets, document paragraphs, tables and sections,
+  slides and shapes, JSON keys (built inside the sandbox by tasks/mutation/guest/mutator/, since the
+  states were written by untrusted scripts), and hub records and fields (from the golden session's
+  /go diff, here);
+- corruption mutants damage the golden the way a careless agent would: a formula replaced by its
+  value, an off-by-one range, the right extension on the wrong format, an extra change the task
+  never asked for.
+
+A faithful reward scores every mutant below 1.0. A mutant is *killed* when it scores below 1.0,
+*errored* when the reward gave no score (a broken check or output; such a state never earns a
+reward, so it counts as killed, and it is listed), and *survives* when it scores 1.0. Incidental
+changes (document metadata, lock files, volatile hub keys) are excluded declaratively, per kind
+(guest/mutator/incidental.yaml).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, Field
+
+from infra.envs.base import EnvRole, Snapshot
+from infra.envs.local import LocalEnv, LocalProvider
+from infra.errors import CuagymError, EnvError
+from infra.sandbox import Bind, Limits, run_in_sandbox
+from skills.kit import guest as kit_guest
+from tasks.grading import parse_grade
+from tasks.models import MutantResult, MutationReport, TaskSpec
+from tasks.mutation.hub import HubStates, bystander_deleted, put_states, read_states, with_value
+
+log = logging.getLogger(__name__)
+
+GUEST_LIB = Path(__file__).with_name("guest")
+KIT_GUEST = Path(kit_guest.__file__).parent  # the reward kit's guest helpers (the formula evaluator)
+INCIDENTAL = GUEST_LIB / "mutator" / "incidental.yaml"
+MOUNT = "/opt/cuagym/mutation"
+PLAN_BYTES = 4 * 1024 * 1024
+
+
+class MutationSettings(BaseModel):
+    max_partial: int = Field(default=8, ge=0, description="partial-revert mutants per tuple (a spread when cut)")
+    max_corruptions: int = Field(default=3, ge=0, description="corruption mutants per tuple")
+    workers: int = Field(default=2, ge=1, description="mutants graded side by side")
+
+
+@cache
+def incidental_rules() -> dict[str, list[str]]:
+    return yaml.safe_load(INCIDENTAL.read_text(encoding="utf-8"))
+
+
+def run_mutation_tests(
+    spec: TaskSpec,
+    reward_py: str,
+    initial_env: LocalEnv,
+    golden_env: LocalEnv,
+    provider: LocalProvider,
+    *,
+    limits: Limits,
+    settings: MutationSettings | None = None,
+) -> MutationReport:
+    """Build the tuple's mutants and grade each with `reward_py`; never raises for what the reward
+    or the states do, only for a sandbox that could not start."""
+    settings = settings or MutationSettings()
+    started = time.monotonic()
+    hub_states = _hub_states(golden_env, provider)
+    hub_units = [(states, unit) for states in hub_states for unit in states.units()]
+    scratch = Path(tempfile.mkdtemp(prefix="mutants-", dir=provider.root))
+    try:
+        plan = _plan_file_mutants(spec, initial_env, golden_env, provider, scratch, settings, len(hub_units))
+        jobs = [_file_job(m, scratch / "home" / "out" / m["id"], hub_states) for m in plan["mutants"]]
+        jobs += _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, plan["file_units"])
+        with ThreadPoolExecutor(max_workers=settings.workers) as pool:
+            results = list(pool.map(lambda job: _grade(spec, reward_py, provider, limits, *job), jobs))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    report = MutationReport(units=plan["file_units"] + len(hub_units), mutants=[r for r in results if r],
+                            skipped=plan["skipped"], seconds=round(time.monotonic() - started, 3))  # fmt: skip
+    log.debug("%s: %d/%d mutants killed", spec.id, report.killed, report.total)
+    return report
+
+
+def _hub_states(golden_env: LocalEnv, provider: LocalProvider) -> list[HubStates]:
+    if not golden_env.web_apps or provider.hub is None:
+        return []
+    with provider.hub.client() as client:
+        return [read_states(client, app, golden_env.sid) for app in golden_env.web_apps]
+
+
+def _plan_file_mutants(spec, initial_env, golden_env, provider, scratch, settings, other_units) -> dict:
+    config = {
+        "initial": f"{MOUNT}/initial", "golden": f"{MOUNT}/golden", "out": "/home/user/out", "seed": spec.id,
+        "max_partial": settings.max_partial, "max_corruptions": settings.max_corruptions,
+        "incidental": incidental_rules(), "other_units": other_units,
+    }  # fmt: skip
+    binds = [Bind(initial_env.home, f"{MOUNT}/initial"), Bind(golden_env.home, f"{MOUNT}/golden"),
+             Bind(GUEST_LIB, f"{MOUNT}/lib"), Bind(KIT_GUEST, f"{MOUNT}/kit")]  # fmt: skip
+    result = run_in_sandbox(["python3", "-m", "mutator", json.dumps(config)], home=scratch / "home",
+                            limits=Limits(timeout_s=120, memory_mb=2048), env={"PYTHONPATH": f"{MOUNT}/lib"},
+                            binds=binds, guest_python=provider.guest_python, identity_dir=provider.root / ".identity")  # fmt: skip
+    plan_file = scratch / "home" / "out" / "plan.json"
+    if not result.ok or not plan_file.is_file() or plan_file.stat().st_size > PLAN_BYTES:
+        why = result.stderr.strip().splitlines()[-3:] if result.stderr else [f"exit {result.exit_code}"]
+        log.warning("%s: the mutator failed (%s); no file mutants", spec.id, " | ".join(why)[:400])
+        return {"mutants": [], "skipped": [{"path": "", "why": "mutator failed: " + " | ".join(why)[:400]}],
+                "file_units": 0}  # fmt: skip
+    plan = json.loads(plan_file.read_text(encoding="utf-8"))
+    return {"mutants": plan["mutants"], "skipped": plan["skipped"], "file_units": len(plan["units"])}
+
+
+def _file_job(mutant: dict, home: Path, hub_states: list[HubStates]):
+    """A file mutant keeps the hub state of its base: golden's current, or the initial one."""
+    return mutant, home, {s.app: (s.initial, s.golden if mutant["base"] == "golden" else s.initial) for s in hub_states}
+
+
+def _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, file_units):
+    """Hub mutants: the golden hub state with one unit reverted (home: golden's), the initial with one
+    applied (home: initial's), and a deleted bystander record; the same spread rules as files."""
+    total = file_units + len(hub_units)
+    drops, onlys = [], []
+    if total >= 2:
+        for n, (states, unit) in enumerate(hub_units):
+            reverted = {s.app: (s.initial, s.golden) for s in hub_states}
+            reverted[states.app] = (states.initial, with_value(states.golden, unit.path, unit.old))
+            drops.append(({"id": f"hub-drop-{n:03d}", "base": "golden", "kind": "partial_revert", "unit_kind": "hub.path",
+                           "path": f"{unit.app}:{unit.path}", "what": f"all changes but: {unit.what}"},
+                          golden_env.home, reverted))  # fmt: skip
+            if total > 2:
+                applied = {s.app: (s.initial, s.initial) for s in hub_states}
+                applied[states.app] = (states.initial, with_value(states.initial, unit.path, unit.new))
+                onlys.append(({"id": f"hub-only-{n:03d}", "base": "initial", "kind": "partial_revert",
+                               "unit_kind": "hub.path", "path": f"{unit.app}:{unit.path}",
+                               "what": f"only this change: {unit.what}"}, initial_env.home, applied))  # fmt: skip
+    jobs = _spread(drops, onlys, settings.max_partial, spec.id)
+    for states in hub_states[:1] if settings.max_corruptions else []:
+        found = bystander_deleted(states)
+        if found is not None:
+            what, corrupted = found
+            jobs.append(({"id": "hub-corrupt-000", "base": "golden", "kind": "corruption", "unit_kind": "corrupt.extra_change",
+                          "path": states.app, "what": what}, golden_env.home,
+                         {s.app: (s.initial, s.golden) for s in hub_states} | {states.app: (states.initial, corrupted)}))  # fmt: skip
+    return jobs
+
+
+def _spread(drops: list, onlys: list, limit: int, seed: str) -> list:
+    import random
+
+    if len(drops) + len(onlys) <= limit:
+        return drops + onlys
+    rng = random.Random(seed)
+    keep = rng.sample(drops, min(len(drops), (limit + 1) // 2 if onlys else limit))
+    return keep + rng.sample(onlys, min(len(onlys), limit - len(keep)))
+
+
+def _grade(spec, reward_py, provider, limits, mutant: dict, home: Path, hub: dict) -> MutantResult | None:
+    """Grade one mutant in a fresh env (its own home copy and, for web tasks, its own session)."""
+    try:
+        env = provider.provision(spec.id, EnvRole.DEBUG, apps=spec.apps,
+                                 from_snapshot=Snapshot(env_id="mutant", ref=str(home)))  # fmt: skip
+    except (OSError, CuagymError) as exc:
+        log.warning("%s: mutant %s could not be provisioned: %s", spec.id, mutant["id"], exc)
+        return None
+    try:
+        if hub:  # {app: (baseline, current)}
+            with provider.hub.client() as client:
+                for app, (baseline, current) in hub.items():
+                    put_states(client, app, env.sid, baseline=baseline, current=current)
+        grade = parse_grade(env.run_script(reward_py, name="reward.py", limits=limits))
+    except EnvError as exc:
+        log.warning("%s: mutant %s skipped: %s", spec.id, mutant["id"], exc.message)
+        return None
+    finally:
+        env.close()
+    outcome = "errored" if grade.score is None else "survived" if grade.score >= 1.0 else "killed"
+    return MutantResult(**mutant, score=grade.score, outcome=outcome, error=grade.error)

@@ -1,0 +1,84 @@
+"""python3 -m mutator CONFIG_JSON: plan and build the mutants of one tuple, inside the sandbox.
+
+CONFIG_JSON: {"initial": dir, "golden": dir, "out": dir, "seed": str, "max_partial": int,
+"max_corruptions": int, "incidental": {kind: [glob, …]}}. The two homes are mounted read-only; each
+mutant's home is written to <out>/<id>/, and <out>/plan.json lists them:
+{"units": [...], "mutants": [...], "skipped": [...]}.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from mutator import jsonc
+from mutator.core import Homes, build, corruption_mutants, partial_reverts, select
+from mutator.files import file_corruptions, file_units
+
+# suffix -> module with units(rel, initial, golden) and corruptions(rel, initial, golden)
+HANDLERS = {suffix: jsonc for suffix in jsonc.SUFFIXES}
+for name in ("sheets", "docs", "decks"):  # office kinds, when their handler module is present
+    try:
+        module = __import__(f"mutator.{name}", fromlist=["SUFFIXES"])
+    except ImportError:
+        continue
+    HANDLERS.update({suffix: module for suffix in module.SUFFIXES})
+
+
+def _handler(rel: str):
+    return next((module for suffix, module in HANDLERS.items() if rel.lower().endswith(suffix)), None)
+
+
+def plan(homes: Homes, seed: str, max_partial: int, max_corruptions: int, other_units: int = 0):
+    skipped = []
+
+    def refine(rel: str):
+        module = _handler(rel)
+        if module is None:
+            return None
+        try:
+            return module.units(rel, homes.initial / rel, homes.golden / rel)
+        except Exception as exc:  # unparseable: the file stays one file-level unit
+            skipped.append({"path": rel, "why": f"{module.__name__}: {type(exc).__name__}: {exc}"[:300]})
+            return None
+
+    units = file_units(homes, refine)
+    corruptions = file_corruptions(homes, units)
+    for rel in sorted({u.path for u in units}):
+        module = _handler(rel)
+        golden = homes.golden / rel
+        if module is None or not golden.is_file() or golden.is_symlink():
+            continue
+        initial = homes.initial / rel
+        try:
+            corruptions += module.corruptions(rel, initial if initial.is_file() else None, golden)
+        except Exception as exc:
+            skipped.append({"path": rel, "why": f"corruptions: {type(exc).__name__}: {exc}"[:300]})
+    mutants = select(partial_reverts(units, other_units), max_partial, seed)
+    mutants += select(corruption_mutants(corruptions), max_corruptions, seed)
+    return units, mutants, skipped
+
+
+def main(config: dict) -> None:
+    homes = Homes(Path(config["initial"]), Path(config["golden"]), config.get("incidental", {}))
+    out = Path(config["out"])
+    out.mkdir(parents=True, exist_ok=True)
+    units, mutants, skipped = plan(
+        homes, config["seed"], config["max_partial"], config["max_corruptions"], config.get("other_units", 0)
+    )
+    built = []
+    for mutant in mutants:
+        why = build(mutant, homes, out / mutant.id)
+        if why is None:
+            built.append(mutant.record())
+        else:
+            skipped.append({"path": mutant.path, "mutant": mutant.id, "why": why})
+    result = {"units": [{"kind": u.kind, "path": u.path, "what": u.what} for u in units], "mutants": built,
+              "skipped": skipped}  # fmt: skip
+    (out / "plan.json").write_text(json.dumps(result), encoding="utf-8")
+    print(f"{len(units)} units, {len(built)} mutants, {len(skipped)} skipped")
+
+
+if __name__ == "__main__":
+    main(json.loads(sys.argv[1]))
