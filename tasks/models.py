@@ -65,6 +65,7 @@ class CheckStatus(StrEnum):
 
     OK = "ok"
     MISSING_OUTPUT = "missing_output"  # it ran and found the task's output absent: credit 0, not an error
+    INVALID_OUTPUT = "invalid_output"  # it ran and found the output unreadable as its kind: credit 0 too
     CHECK_ERROR = "check_error"  # it raised: the grader is broken, whatever the score says
 
 

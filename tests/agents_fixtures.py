@@ -112,6 +112,14 @@ CRAFTED_REWARDS = {
 }
 
 
+# chat.thread_reply_react asks for a threaded reply AND a reaction; this reward checks the reply only.
+# Initial -> 0.0 and golden -> 1.0 still hold: only a mutant with the reaction undone tells.
+CRAFTED_REWARDS["ignores_the_reaction"] = (
+    '@component("the question carries your reaction", 0.4)',
+    "@(lambda check: check)  # no longer registered: the reaction is not checked",
+)
+
+
 class CraftedRewardDiscriminator(ProceduralDiscriminator):
     """The procedural reward with one CRAFTED_REWARDS edit applied."""
 

@@ -196,3 +196,43 @@ def test_a_broken_reward_fails_the_round_with_its_own_reason(provider, families,
     review = result.rounds[0].review
     assert evidence in review.markdown, review.markdown
     assert any(evidence in item for item in review.feedback)  # what the next round's Discriminator reads
+
+
+def test_a_reward_that_ignores_one_of_two_changes_passes_five_conditions_but_not_mutation(provider, families):
+    from tasks.mutation import MutationSettings
+
+    spec = families["chat.thread_reply_react"].instantiate(1)
+    crafted = IsolatedDiscriminator(
+        "tests.agents_fixtures:CraftedRewardDiscriminator",
+        get_settings(),
+        env={"CUAGYM_TEST_REWARD_CASE": "ignores_the_reaction"},
+    )
+    try:
+        deps = _deps(provider, ProceduralGenerator(SKILLS), crafted)
+        deps.max_rounds = 1
+        without = cogenerate(spec, SKILL, deps)
+        deps.mutation = MutationSettings()
+        result = cogenerate(spec, SKILL, deps)
+    finally:
+        crafted.close()
+    assert without.status is TupleStatus.VERIFIED  # the five conditions alone accept it
+    assert result.status is TupleStatus.REJECTED
+    assert result.reject_reason is RejectReason.MUTANT_SURVIVED
+    review = result.rounds[0].review
+    assert all(c.ok for c in review.conditions)
+    survivors = review.mutation.survivors
+    assert survivors and all("reactions" in m.what for m in survivors), [m.what for m in survivors]
+    assert "## Mutation testing" in review.markdown and "SURVIVED" in review.markdown
+    assert any("gives full credit (1.0) to a mutant" in item for item in review.feedback)
+
+
+def test_the_faithful_reward_kills_every_mutant(provider, families, discriminator):
+    from tasks.mutation import MutationSettings
+
+    spec = families["chat.thread_reply_react"].instantiate(1)
+    deps = _deps(provider, ProceduralGenerator(SKILLS), discriminator)
+    deps.mutation = MutationSettings()
+    result = cogenerate(spec, SKILL, deps)
+    assert result.status is TupleStatus.VERIFIED
+    report = result.rounds[-1].review.mutation
+    assert report.total >= 3 and report.killed == report.total and report.score == 1.0

@@ -42,7 +42,7 @@ from infra.sandbox import Bind, Limits, run_in_sandbox
 from skills.kit import guest as kit_guest
 from tasks.grading import parse_grade
 from tasks.models import MutantResult, MutationReport, TaskSpec
-from tasks.mutation.hub import HubStates, bystander_deleted, put_states, read_states, with_value
+from tasks.mutation.hub import HubStates, applied, bystanders_deleted, put_states, read_states, reverted
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,9 @@ PLAN_BYTES = 4 * 1024 * 1024
 
 
 class MutationSettings(BaseModel):
-    max_partial: int = Field(default=8, ge=0, description="partial-revert mutants per tuple (a spread when cut)")
+    max_partial: int = Field(
+        default=8, ge=0, description="partial-revert mutants per tuple (a spread when cut)"
+    )
     max_corruptions: int = Field(default=3, ge=0, description="corruption mutants per tuple")
     workers: int = Field(default=2, ge=1, description="mutants graded side by side")
 
@@ -79,12 +81,15 @@ def run_mutation_tests(
     settings = settings or MutationSettings()
     started = time.monotonic()
     hub_states = _hub_states(golden_env, provider)
-    hub_units = [(states, unit) for states in hub_states for unit in states.units()]
+    hub_units = [
+        (states, unit) for states in hub_states for unit in states.units(incidental_rules().get("hub") or [])
+    ]
     scratch = Path(tempfile.mkdtemp(prefix="mutants-", dir=provider.root))
     try:
-        plan = _plan_file_mutants(spec, initial_env, golden_env, provider, scratch, settings, len(hub_units))
+        plan = _plan_file_mutants(spec, initial_env, golden_env, provider, scratch, settings, len(hub_units),
+                                  [s.app for s in hub_states])  # fmt: skip
         jobs = [_file_job(m, scratch / "home" / "out" / m["id"], hub_states) for m in plan["mutants"]]
-        jobs += _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, plan["file_units"])
+        jobs += _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, plan)
         with ThreadPoolExecutor(max_workers=settings.workers) as pool:
             results = list(pool.map(lambda job: _grade(spec, reward_py, provider, limits, *job), jobs))
     finally:
@@ -102,10 +107,12 @@ def _hub_states(golden_env: LocalEnv, provider: LocalProvider) -> list[HubStates
         return [read_states(client, app, golden_env.sid) for app in golden_env.web_apps]
 
 
-def _plan_file_mutants(spec, initial_env, golden_env, provider, scratch, settings, other_units) -> dict:
+def _plan_file_mutants(
+    spec, initial_env, golden_env, provider, scratch, settings, other_units, hub_apps
+) -> dict:
     config = {
         "initial": f"{MOUNT}/initial", "golden": f"{MOUNT}/golden", "out": "/home/user/out", "seed": spec.id,
-        "max_partial": settings.max_partial, "max_corruptions": settings.max_corruptions,
+        "max_partial": settings.max_partial, "max_corruptions": max(settings.max_corruptions - bool(hub_apps), 0),
         "incidental": incidental_rules(), "other_units": other_units,
     }  # fmt: skip
     binds = [Bind(initial_env.home, f"{MOUNT}/initial"), Bind(golden_env.home, f"{MOUNT}/golden"),
@@ -125,35 +132,37 @@ def _plan_file_mutants(spec, initial_env, golden_env, provider, scratch, setting
 
 def _file_job(mutant: dict, home: Path, hub_states: list[HubStates]):
     """A file mutant keeps the hub state of its base: golden's current, or the initial one."""
-    return mutant, home, {s.app: (s.initial, s.golden if mutant["base"] == "golden" else s.initial) for s in hub_states}
+    return (
+        mutant,
+        home,
+        {s.app: (s.initial, [s.golden if mutant["base"] == "golden" else s.initial]) for s in hub_states},
+    )
 
 
-def _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, file_units):
+def _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, plan):
     """Hub mutants: the golden hub state with one unit reverted (home: golden's), the initial with one
-    applied (home: initial's), and a deleted bystander record; the same spread rules as files."""
-    total = file_units + len(hub_units)
+    applied (home: initial's), and a deleted bystander record; what the file mutants left of the
+    budgets, with the same spread rules."""
+    total = plan["file_units"] + len(hub_units)
+    golden_hub = {s.app: (s.initial, [s.golden]) for s in hub_states}
+    initial_hub = {s.app: (s.initial, [s.initial]) for s in hub_states}
     drops, onlys = [], []
-    if total >= 2:
-        for n, (states, unit) in enumerate(hub_units):
-            reverted = {s.app: (s.initial, s.golden) for s in hub_states}
-            reverted[states.app] = (states.initial, with_value(states.golden, unit.path, unit.old))
-            drops.append(({"id": f"hub-drop-{n:03d}", "base": "golden", "kind": "partial_revert", "unit_kind": "hub.path",
-                           "path": f"{unit.app}:{unit.path}", "what": f"all changes but: {unit.what}"},
-                          golden_env.home, reverted))  # fmt: skip
-            if total > 2:
-                applied = {s.app: (s.initial, s.initial) for s in hub_states}
-                applied[states.app] = (states.initial, with_value(states.initial, unit.path, unit.new))
-                onlys.append(({"id": f"hub-only-{n:03d}", "base": "initial", "kind": "partial_revert",
-                               "unit_kind": "hub.path", "path": f"{unit.app}:{unit.path}",
-                               "what": f"only this change: {unit.what}"}, initial_env.home, applied))  # fmt: skip
-    jobs = _spread(drops, onlys, settings.max_partial, spec.id)
-    for states in hub_states[:1] if settings.max_corruptions else []:
-        found = bystander_deleted(states)
-        if found is not None:
-            what, corrupted = found
-            jobs.append(({"id": "hub-corrupt-000", "base": "golden", "kind": "corruption", "unit_kind": "corrupt.extra_change",
-                          "path": states.app, "what": what}, golden_env.home,
-                         {s.app: (s.initial, s.golden) for s in hub_states} | {states.app: (states.initial, corrupted)}))  # fmt: skip
+    for n, (states, unit) in enumerate(hub_units if total >= 2 else []):
+        record = {"kind": "partial_revert", "unit_kind": "hub.path", "path": f"{unit.app}:{unit.path}"}
+        drops.append((record | {"id": f"hub-drop-{n:03d}", "base": "golden", "what": f"all changes but: {unit.what}"},
+                      golden_env.home, golden_hub | {states.app: (states.initial, [reverted(states, unit)])}))  # fmt: skip
+        if total > 2:
+            onlys.append((record | {"id": f"hub-only-{n:03d}", "base": "initial", "what": f"only this change: {unit.what}"},
+                          initial_env.home, initial_hub | {states.app: (states.initial, [applied(states, unit)])}))  # fmt: skip
+    partial_left = settings.max_partial - sum(m["kind"] == "partial_revert" for m in plan["mutants"])
+    jobs = _spread(drops, onlys, max(partial_left, 1 if drops else 0), spec.id)
+    corruptions_left = settings.max_corruptions - sum(m["kind"] == "corruption" for m in plan["mutants"])
+    for states in hub_states[:1] if corruptions_left > 0 else []:
+        candidates = bystanders_deleted(states)
+        if candidates:
+            record = {"id": "hub-corrupt-000", "base": "golden", "kind": "corruption",
+                      "unit_kind": "corrupt.extra_change", "path": states.app, "what": candidates[0][0]}  # fmt: skip
+            jobs.append((record, golden_env.home, golden_hub | {states.app: (states.initial, candidates)}))
     return jobs
 
 
@@ -167,6 +176,21 @@ def _spread(drops: list, onlys: list, limit: int, seed: str) -> list:
     return keep + rng.sample(onlys, min(len(onlys), limit - len(keep)))
 
 
+def _put_first(client, app: str, sid: str, baseline: dict, currents: list) -> dict:
+    """Put the first candidate state the hub accepts (a state a UI could not reach is refused, e.g.
+    a record deleted while another still refers to it); returns the mutant's updated description."""
+    for n, current in enumerate(currents):
+        what, state = current if isinstance(current, tuple) else (None, current)
+        try:
+            put_states(client, app, sid, baseline=baseline, current=state)
+        except EnvError:
+            if n == len(currents) - 1:
+                raise
+            continue
+        return {"what": what} if what else {}
+    return {}
+
+
 def _grade(spec, reward_py, provider, limits, mutant: dict, home: Path, hub: dict) -> MutantResult | None:
     """Grade one mutant in a fresh env (its own home copy and, for web tasks, its own session)."""
     try:
@@ -176,10 +200,10 @@ def _grade(spec, reward_py, provider, limits, mutant: dict, home: Path, hub: dic
         log.warning("%s: mutant %s could not be provisioned: %s", spec.id, mutant["id"], exc)
         return None
     try:
-        if hub:  # {app: (baseline, current)}
+        if hub:  # {app: (baseline, candidate currents)}
             with provider.hub.client() as client:
-                for app, (baseline, current) in hub.items():
-                    put_states(client, app, env.sid, baseline=baseline, current=current)
+                for app, (baseline, currents) in hub.items():
+                    mutant = mutant | _put_first(client, app, env.sid, baseline, currents)
         grade = parse_grade(env.run_script(reward_py, name="reward.py", limits=limits))
     except EnvError as exc:
         log.warning("%s: mutant %s skipped: %s", spec.id, mutant["id"], exc.message)

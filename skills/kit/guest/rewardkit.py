@@ -5,14 +5,32 @@ Contract (DESIGN.md §3.1): the last stdout line is `REWARD: <float in [0,1]>`, 
 does not crash the grader, but it does not pass for a zero either: its status is `check_error`, and
 the pipeline treats such a grade as a broken grader (no score), on any state. A check that finds the
 task's output missing (FileNotFoundError) ran and found the task undone: status `missing_output`,
-credit 0. A failed precondition (the world is not the task's world, e.g. the data file was deleted)
-forfeits every component.
+credit 0. A check that finds the output unreadable as its kind (invalid JSON, a .xlsx that is not a
+workbook: the exceptions named in `_INVALID_OUTPUT`) also ran and found the task undone: status
+`invalid_output`, credit 0. A failed precondition (the world is not the task's world, e.g. the data
+file was deleted) forfeits every component.
 """
 
 import json as _json
 
 _COMPONENTS = []
 _PRECONDITIONS = []
+# What the standard library and the allowed libraries raise for a file that is not what its name
+# says: the state is wrong, not the checker. Matched by class name (along the MRO), so nothing needs
+# importing here.
+_INVALID_OUTPUT = frozenset(
+    {
+        "JSONDecodeError",
+        "BadZipFile",
+        "InvalidFileException",
+        "PackageNotFoundError",
+        "XMLSyntaxError",
+        "ParseError",
+        "UnicodeDecodeError",
+        "PdfReadError",
+        "EmptyFileError",
+    }
+)
 
 
 def component(name, weight):
@@ -45,8 +63,10 @@ def _evaluate(fn):
         value = fn()
     except FileNotFoundError as exc:  # the output does not exist yet: normal on an initial state
         return 0.0, "missing_output", f"{exc.filename or exc}"[:500]
-    except Exception as exc:  # a broken check: reported, never mistaken for "task undone"
-        return 0.0, "check_error", f"{type(exc).__name__}: {exc}"[:500]
+    except Exception as exc:
+        if any(cls.__name__ in _INVALID_OUTPUT for cls in type(exc).__mro__):  # the output is unreadable
+            return 0.0, "invalid_output", f"{type(exc).__name__}: {exc}"[:500]
+        return 0.0, "check_error", f"{type(exc).__name__}: {exc}"[:500]  # a broken check, never a "0"
     if isinstance(value, bool):
         value = 1.0 if value else 0.0
     if not isinstance(value, int | float) or value != value:  # None, a string, NaN

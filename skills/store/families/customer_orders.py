@@ -92,12 +92,14 @@ def reward(P):
         open_paid = sorted(oid for oid in theirs if awaiting_shipment(orders[oid]))
         return open_paid == sorted(P["tracking"]) and orders[P["pending"]]["financial_status"] == "pending"
 
-    @precondition("no order was deleted or cancelled, every other order and customer is as it was")
+    @precondition("nothing was deleted or cancelled; every other order, customer and discount is as it was")
     def others_intact():
         keys = ("financial_status", "fulfillment_status", "discount", "cancelled", "fulfillments")
         orders_ok = unchanged_except(go, "orders", ids=touched, fields=keys)
         customers_ok = unchanged_except(go, "customers", ids=[P["customer"]])
-        return orders_ok and customers_ok and not any(now["orders"][oid]["cancelled"] for oid in touched)
+        kept = unchanged_except(go, "discounts", ids=[P["code"]]) and P["code"] in now["discounts"]
+        no_cancel = not any(now["orders"][oid]["cancelled"] for oid in touched)
+        return orders_ok and customers_ok and kept and no_cancel
 
     @component("each paid order is fulfilled with the carrier and its own tracking number", 0.4)
     def shipped():

@@ -66,9 +66,13 @@ def reward(P):
         task = find(name)
         return task is not None and task.get("type") == "shell" and command_line(task) == command
 
-    @precondition("the project's files are still there")
+    @precondition("the project's files are still there, unchanged")
     def project_intact():
-        return (HOME / P["project"] / P["marker"]).read_text().startswith("# " + P["marker"])
+        root = HOME / P["project"]
+        readme = f"# {P['project']}\n\nBuild with `{P['build'][1]}`.\n"
+        return (root / P["marker"]).read_text().startswith("# " + P["marker"]) and (
+            root / "README.md"
+        ).read_text() == readme
 
     @precondition("the task that was already defined is kept")
     def existing_kept():

@@ -55,7 +55,9 @@ def plan(homes: Homes, seed: str, max_partial: int, max_corruptions: int, other_
             corruptions += module.corruptions(rel, initial if initial.is_file() else None, golden)
         except Exception as exc:
             skipped.append({"path": rel, "why": f"corruptions: {type(exc).__name__}: {exc}"[:300]})
-    mutants = select(partial_reverts(units, other_units), max_partial, seed)
+    # The partial-revert budget is shared with the host's hub units, in proportion to the units.
+    budget = max_partial if not other_units else round(max_partial * len(units) / (len(units) + other_units))
+    mutants = select(partial_reverts(units, other_units), max(budget, 1 if units else 0), seed)
     mutants += select(corruption_mutants(corruptions), max_corruptions, seed)
     return units, mutants, skipped
 

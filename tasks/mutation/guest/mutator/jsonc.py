@@ -77,8 +77,10 @@ def _write(rel: str, path, value, *, start_from):
 def units(rel: str, initial: Path, golden: Path) -> list[Unit] | None:
     old = parse_jsonc(initial.read_text(encoding="utf-8"))
     new = parse_jsonc(golden.read_text(encoding="utf-8"))
+    if isinstance(old, list) and isinstance(new, list):
+        return _list_units(rel, old, new)
     if not (isinstance(old, dict) and isinstance(new, dict)):
-        return None  # a list or a scalar at the top: the file is one unit
+        return None  # a scalar at the top: the file is one unit
     before, after = dict(_flat(old)), dict(_flat(new))
     found = []
     for path in sorted(set(before) | set(after), key=lambda p: [str(k) for k in p]):
@@ -86,10 +88,55 @@ def units(rel: str, initial: Path, golden: Path) -> list[Unit] | None:
         if was == now or not path:
             continue
         shown = ".".join(map(str, path))
-        what = f"{rel}: {shown} " + ("added" if was is _MISSING else "removed" if now is _MISSING else "changed")
-        found.append(Unit("json.key", rel, what, revert=_write(rel, path, was, start_from="file"),
-                          apply=_write(rel, path, now, start_from="file")))  # fmt: skip
+        what = f"{rel}: {shown} " + (
+            "added" if was is _MISSING else "removed" if now is _MISSING else "changed"
+        )
+        found.append(
+            Unit(
+                "json.key",
+                rel,
+                what,
+                revert=_write(rel, path, was, start_from="file"),
+                apply=_write(rel, path, now, start_from="file"),
+            )
+        )
     return found
+
+
+def _list_units(rel: str, old: list, new: list) -> list[Unit]:
+    """A top-level list (keybindings.json): one unit per entry added or removed, compared whole."""
+    added = [item for item in new if item not in old]
+    removed = [item for item in old if item not in new]
+
+    def rewrite(drop: list, add: list):
+        def op(home: Path) -> None:
+            current = parse_jsonc((home / rel).read_text(encoding="utf-8"))
+            current = [item for item in (current or []) if item not in drop] + copy.deepcopy(add)
+            (home / rel).write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
+
+        return op
+
+    units = [
+        Unit(
+            "json.entry",
+            rel,
+            f"{rel}: entry {json.dumps(item)[:80]} added",
+            revert=rewrite([item], []),
+            apply=rewrite([], [item]),
+        )
+        for item in added
+    ]
+    units += [
+        Unit(
+            "json.entry",
+            rel,
+            f"{rel}: entry {json.dumps(item)[:80]} removed",
+            revert=rewrite([], [item]),
+            apply=rewrite([item], []),
+        )
+        for item in removed
+    ]
+    return units
 
 
 def corruptions(rel: str, initial: Path | None, golden: Path) -> list[Corruption]:
@@ -97,4 +144,6 @@ def corruptions(rel: str, initial: Path | None, golden: Path) -> list[Corruption
         text = (home / rel).read_text(encoding="utf-8").rstrip()
         (home / rel).write_text(text[: max(1, len(text) // 2)] + "\n", encoding="utf-8")
 
-    return [Corruption("corrupt.wrong_format", rel, f"{rel} is cut off halfway: no longer valid JSON", not_json)]
+    return [
+        Corruption("corrupt.wrong_format", rel, f"{rel} is cut off halfway: no longer valid JSON", not_json)
+    ]
