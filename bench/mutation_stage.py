@@ -30,7 +30,9 @@ from warehouse.store import Warehouse
 def fresh_settings():
     base = Path(tempfile.mkdtemp(prefix="bench-mutation-"))
     guest = get_settings().guest_venv_path
-    os.environ.update(CUAGYM_VAR_DIR=str(base / "var"), CUAGYM_OUTPUT_DIR=str(base / "out"), CUAGYM_GUEST_VENV=str(guest))
+    os.environ.update(
+        CUAGYM_VAR_DIR=str(base / "var"), CUAGYM_OUTPUT_DIR=str(base / "out"), CUAGYM_GUEST_VENV=str(guest)
+    )
     get_settings.cache_clear()
     return get_settings()
 
@@ -58,7 +60,14 @@ def main(count: int) -> None:
     mutants = sum(r[2] for r in rows)
     killed = sum(r[3] for r in rows)
     table = Table(title=f"mutation stage over {len(rows)} tuples ({count} sampled, all apps, 1 worker)")
-    for col in ("app", "tuples", "round without the stage (s)", "mutation stage (s)", "ratio", "mutants/tuple"):
+    for col in (
+        "app",
+        "tuples",
+        "round without the stage (s)",
+        "mutation stage (s)",
+        "ratio",
+        "mutants/tuple",
+    ):
         table.add_column(col, justify="right")
     for app in sorted({r[0] for r in rows}) + ["all"]:
         picked = [i for i, r in enumerate(rows) if app in ("all", r[0])]
@@ -66,7 +75,9 @@ def main(count: int) -> None:
         per = statistics.mean(rows[i][2] for i in picked)
         table.add_row(app, str(len(picked)), f"{o:.2f}", f"{s:.2f}", f"{s / o:.2f}×", f"{per:.1f}")
     Console().print(table)
-    Console().print(f"mutation score: {killed}/{mutants} = {killed / mutants:.1%} (target of the stage cost: ≤ 2.0×)")
+    Console().print(
+        f"mutation score: {killed}/{mutants} = {killed / mutants:.1%} (target of the stage cost: ≤ 2.0×)"
+    )
 
 
 if __name__ == "__main__":

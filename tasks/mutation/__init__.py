@@ -86,16 +86,28 @@ def run_mutation_tests(
     ]
     scratch = Path(tempfile.mkdtemp(prefix="mutants-", dir=provider.root))
     try:
-        plan = _plan_file_mutants(spec, initial_env, golden_env, provider, scratch, settings, len(hub_units),
-                                  [s.app for s in hub_states])  # fmt: skip
+        plan = _plan_file_mutants(
+            spec,
+            initial_env,
+            golden_env,
+            provider,
+            scratch,
+            settings,
+            len(hub_units),
+            [s.app for s in hub_states],
+        )
         jobs = [_file_job(m, scratch / "home" / "out" / m["id"], hub_states) for m in plan["mutants"]]
         jobs += _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, plan)
         with ThreadPoolExecutor(max_workers=settings.workers) as pool:
             results = list(pool.map(lambda job: _grade(spec, reward_py, provider, limits, *job), jobs))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    report = MutationReport(units=plan["file_units"] + len(hub_units), mutants=[r for r in results if r],
-                            skipped=plan["skipped"], seconds=round(time.monotonic() - started, 3))  # fmt: skip
+    report = MutationReport(
+        units=plan["file_units"] + len(hub_units),
+        mutants=[r for r in results if r],
+        skipped=plan["skipped"],
+        seconds=round(time.monotonic() - started, 3),
+    )
     log.debug("%s: %d/%d mutants killed", spec.id, report.killed, report.total)
     return report
 
@@ -111,21 +123,39 @@ def _plan_file_mutants(
     spec, initial_env, golden_env, provider, scratch, settings, other_units, hub_apps
 ) -> dict:
     config = {
-        "initial": f"{MOUNT}/initial", "golden": f"{MOUNT}/golden", "out": "/home/user/out", "seed": spec.id,
-        "max_partial": settings.max_partial, "max_corruptions": max(settings.max_corruptions - bool(hub_apps), 0),
-        "incidental": incidental_rules(), "other_units": other_units,
-    }  # fmt: skip
-    binds = [Bind(initial_env.home, f"{MOUNT}/initial"), Bind(golden_env.home, f"{MOUNT}/golden"),
-             Bind(GUEST_LIB, f"{MOUNT}/lib"), Bind(KIT_GUEST, f"{MOUNT}/kit")]  # fmt: skip
-    result = run_in_sandbox(["python3", "-m", "mutator", json.dumps(config)], home=scratch / "home",
-                            limits=Limits(timeout_s=120, memory_mb=2048), env={"PYTHONPATH": f"{MOUNT}/lib"},
-                            binds=binds, guest_python=provider.guest_python, identity_dir=provider.root / ".identity")  # fmt: skip
+        "initial": f"{MOUNT}/initial",
+        "golden": f"{MOUNT}/golden",
+        "out": "/home/user/out",
+        "seed": spec.id,
+        "max_partial": settings.max_partial,
+        "max_corruptions": max(settings.max_corruptions - bool(hub_apps), 0),
+        "incidental": incidental_rules(),
+        "other_units": other_units,
+    }
+    binds = [
+        Bind(initial_env.home, f"{MOUNT}/initial"),
+        Bind(golden_env.home, f"{MOUNT}/golden"),
+        Bind(GUEST_LIB, f"{MOUNT}/lib"),
+        Bind(KIT_GUEST, f"{MOUNT}/kit"),
+    ]
+    result = run_in_sandbox(
+        ["python3", "-m", "mutator", json.dumps(config)],
+        home=scratch / "home",
+        limits=Limits(timeout_s=120, memory_mb=2048),
+        env={"PYTHONPATH": f"{MOUNT}/lib"},
+        binds=binds,
+        guest_python=provider.guest_python,
+        identity_dir=provider.root / ".identity",
+    )
     plan_file = scratch / "home" / "out" / "plan.json"
     if not result.ok or not plan_file.is_file() or plan_file.stat().st_size > PLAN_BYTES:
         why = result.stderr.strip().splitlines()[-3:] if result.stderr else [f"exit {result.exit_code}"]
         log.warning("%s: the mutator failed (%s); no file mutants", spec.id, " | ".join(why)[:400])
-        return {"mutants": [], "skipped": [{"path": "", "why": "mutator failed: " + " | ".join(why)[:400]}],
-                "file_units": 0}  # fmt: skip
+        return {
+            "mutants": [],
+            "skipped": [{"path": "", "why": "mutator failed: " + " | ".join(why)[:400]}],
+            "file_units": 0,
+        }
     plan = json.loads(plan_file.read_text(encoding="utf-8"))
     return {"mutants": plan["mutants"], "skipped": plan["skipped"], "file_units": len(plan["units"])}
 
@@ -149,19 +179,41 @@ def _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, pl
     drops, onlys = [], []
     for n, (states, unit) in enumerate(hub_units if total >= 2 else []):
         record = {"kind": "partial_revert", "unit_kind": "hub.path", "path": f"{unit.app}:{unit.path}"}
-        drops.append((record | {"id": f"hub-drop-{n:03d}", "base": "golden", "what": f"all changes but: {unit.what}"},
-                      golden_env.home, golden_hub | {states.app: (states.initial, [reverted(states, unit)])}))  # fmt: skip
+        drops.append(
+            (
+                record
+                | {"id": f"hub-drop-{n:03d}", "base": "golden", "what": f"all changes but: {unit.what}"},
+                golden_env.home,
+                golden_hub | {states.app: (states.initial, [reverted(states, unit)])},
+            )
+        )
         if total > 2:
-            onlys.append((record | {"id": f"hub-only-{n:03d}", "base": "initial", "what": f"only this change: {unit.what}"},
-                          initial_env.home, initial_hub | {states.app: (states.initial, [applied(states, unit)])}))  # fmt: skip
+            onlys.append(
+                (
+                    record
+                    | {
+                        "id": f"hub-only-{n:03d}",
+                        "base": "initial",
+                        "what": f"only this change: {unit.what}",
+                    },
+                    initial_env.home,
+                    initial_hub | {states.app: (states.initial, [applied(states, unit)])},
+                )
+            )
     partial_left = settings.max_partial - sum(m["kind"] == "partial_revert" for m in plan["mutants"])
     jobs = _spread(drops, onlys, max(partial_left, 1 if drops else 0), spec.id)
     corruptions_left = settings.max_corruptions - sum(m["kind"] == "corruption" for m in plan["mutants"])
     for states in hub_states[:1] if corruptions_left > 0 else []:
         candidates = bystanders_deleted(states)
         if candidates:
-            record = {"id": "hub-corrupt-000", "base": "golden", "kind": "corruption",
-                      "unit_kind": "corrupt.extra_change", "path": states.app, "what": candidates[0][0]}  # fmt: skip
+            record = {
+                "id": "hub-corrupt-000",
+                "base": "golden",
+                "kind": "corruption",
+                "unit_kind": "corrupt.extra_change",
+                "path": states.app,
+                "what": candidates[0][0],
+            }
             jobs.append((record, golden_env.home, golden_hub | {states.app: (states.initial, candidates)}))
     return jobs
 
@@ -194,8 +246,9 @@ def _put_first(client, app: str, sid: str, baseline: dict, currents: list) -> di
 def _grade(spec, reward_py, provider, limits, mutant: dict, home: Path, hub: dict) -> MutantResult | None:
     """Grade one mutant in a fresh env (its own home copy and, for web tasks, its own session)."""
     try:
-        env = provider.provision(spec.id, EnvRole.DEBUG, apps=spec.apps,
-                                 from_snapshot=Snapshot(env_id="mutant", ref=str(home)))  # fmt: skip
+        env = provider.provision(
+            spec.id, EnvRole.DEBUG, apps=spec.apps, from_snapshot=Snapshot(env_id="mutant", ref=str(home))
+        )
     except (OSError, CuagymError) as exc:
         log.warning("%s: mutant %s could not be provisioned: %s", spec.id, mutant["id"], exc)
         return None

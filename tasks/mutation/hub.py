@@ -133,6 +133,8 @@ def put_states(client: httpx.Client, app: str, sid: str, *, baseline: dict, curr
 
 def _ok(response: httpx.Response, what: str) -> httpx.Response:
     if response.status_code != 200:
-        raise EnvError(f"{what} answered {response.status_code}: {response.text[:300]}",
-                       hint="the hub refused a mutant state; see its log")  # fmt: skip
+        raise EnvError(
+            f"{what} answered {response.status_code}: {response.text[:300]}",
+            hint="the hub refused a mutant state; see its log",
+        )
     return response

@@ -32,8 +32,11 @@ def mutation_chart(rows: list[dict], target: Path) -> Path:
     apps = sorted({r["app"] for r in rows})
     palette = plt.get_cmap("tab10")
     fig, ax = plt.subplots(figsize=(max(6.0, 0.32 * len(rows) + 2), 4.8))
-    ax.bar([r["family"] for r in rows], [r["mutation_score"] for r in rows],
-           color=[palette(apps.index(r["app"]) % 10) for r in rows])  # fmt: skip
+    ax.bar(
+        [r["family"] for r in rows],
+        [r["mutation_score"] for r in rows],
+        color=[palette(apps.index(r["app"]) % 10) for r in rows],
+    )
     ax.axhline(0.95, color="#2e7d32", linestyle="--", linewidth=1, label="95 % (overall target)")
     ax.axhline(0.80, color="#c0392b", linestyle=":", linewidth=1, label="80 % (per-family floor)")
     ax.set_ylim(0, 1.05)

@@ -76,8 +76,11 @@ def main(config: dict) -> None:
             built.append(mutant.record())
         else:
             skipped.append({"path": mutant.path, "mutant": mutant.id, "why": why})
-    result = {"units": [{"kind": u.kind, "path": u.path, "what": u.what} for u in units], "mutants": built,
-              "skipped": skipped}  # fmt: skip
+    result = {
+        "units": [{"kind": u.kind, "path": u.path, "what": u.what} for u in units],
+        "mutants": built,
+        "skipped": skipped,
+    }
     (out / "plan.json").write_text(json.dumps(result), encoding="utf-8")
     print(f"{len(units)} units, {len(built)} mutants, {len(skipped)} skipped")
 

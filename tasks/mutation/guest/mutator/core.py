@@ -52,8 +52,14 @@ class Mutant:
     op: Op = field(repr=False)
 
     def record(self) -> dict:
-        return {"id": self.id, "base": self.base, "kind": self.kind, "unit_kind": self.unit_kind,
-                "path": self.path, "what": self.what}
+        return {
+            "id": self.id,
+            "base": self.base,
+            "kind": self.kind,
+            "unit_kind": self.unit_kind,
+            "path": self.path,
+            "what": self.what,
+        }
 
 
 @dataclass
@@ -75,17 +81,37 @@ def partial_reverts(units: list[Unit], other_units: int = 0) -> list[Mutant]:
     mutants = []
     for n, unit in enumerate(units):
         if unit.revert is not None:
-            mutants.append(Mutant(f"drop-{n:03d}", "golden", "partial_revert", unit.kind, unit.path,
-                                  f"all changes but: {unit.what}", unit.revert))
+            mutants.append(
+                Mutant(
+                    f"drop-{n:03d}",
+                    "golden",
+                    "partial_revert",
+                    unit.kind,
+                    unit.path,
+                    f"all changes but: {unit.what}",
+                    unit.revert,
+                )
+            )
         if unit.apply is not None and total > 2:  # with two units, only(a) is drop(b)
-            mutants.append(Mutant(f"only-{n:03d}", "initial", "partial_revert", unit.kind, unit.path,
-                                  f"only this change: {unit.what}", unit.apply))
+            mutants.append(
+                Mutant(
+                    f"only-{n:03d}",
+                    "initial",
+                    "partial_revert",
+                    unit.kind,
+                    unit.path,
+                    f"only this change: {unit.what}",
+                    unit.apply,
+                )
+            )
     return mutants
 
 
 def corruption_mutants(corruptions: list[Corruption]) -> list[Mutant]:
-    return [Mutant(f"corrupt-{n:03d}", "golden", "corruption", c.kind, c.path, c.what, c.make)
-            for n, c in enumerate(corruptions)]
+    return [
+        Mutant(f"corrupt-{n:03d}", "golden", "corruption", c.kind, c.path, c.what, c.make)
+        for n, c in enumerate(corruptions)
+    ]
 
 
 def select(mutants: list[Mutant], limit: int, seed: str) -> list[Mutant]:

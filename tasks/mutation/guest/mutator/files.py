@@ -92,17 +92,33 @@ def file_units(homes: Homes, refine) -> list[Unit]:
     units: list[Unit] = []
     moved = _moves(before, after, added, removed)
     for src, dst in moved:
-        units.append(Unit("file.moved", dst, f"{src} moved to {dst}", revert=_move(dst, src), apply=_move(src, dst)))
+        units.append(
+            Unit("file.moved", dst, f"{src} moved to {dst}", revert=_move(dst, src), apply=_move(src, dst))
+        )
     moved_src, moved_dst = {s for s, _ in moved}, {d for _, d in moved}
     changed = set(added) | set(removed)
     for rel in added:
         if rel not in moved_dst and not (after[rel][0] == "dir" and _covered(rel, changed)):
-            units.append(Unit(f"{after[rel][0]}.added", rel, f"{rel} created", revert=_drop(rel),
-                              apply=_put(homes.golden / rel, rel)))  # fmt: skip
+            units.append(
+                Unit(
+                    f"{after[rel][0]}.added",
+                    rel,
+                    f"{rel} created",
+                    revert=_drop(rel),
+                    apply=_put(homes.golden / rel, rel),
+                )
+            )
     for rel in removed:
         if rel not in moved_src and not (before[rel][0] == "dir" and _covered(rel, changed)):
-            units.append(Unit(f"{before[rel][0]}.removed", rel, f"{rel} deleted", revert=_put(homes.initial / rel, rel),
-                              apply=_drop(rel)))  # fmt: skip
+            units.append(
+                Unit(
+                    f"{before[rel][0]}.removed",
+                    rel,
+                    f"{rel} deleted",
+                    revert=_put(homes.initial / rel, rel),
+                    apply=_drop(rel),
+                )
+            )
     for rel in sorted(set(before) & set(after)):
         if before[rel] == after[rel]:
             continue
@@ -116,15 +132,40 @@ def _rewritten(homes: Homes, rel: str, old: tuple, new: tuple, refine) -> list[U
         new_sha, new_mode = new[1].split(":")
         units = []
         if old_mode != new_mode:
-            units.append(Unit("file.mode", rel, f"{rel} mode {old_mode} -> {new_mode}",
-                              revert=_chmod(rel, int(old_mode, 8)), apply=_chmod(rel, int(new_mode, 8))))  # fmt: skip
+            units.append(
+                Unit(
+                    "file.mode",
+                    rel,
+                    f"{rel} mode {old_mode} -> {new_mode}",
+                    revert=_chmod(rel, int(old_mode, 8)),
+                    apply=_chmod(rel, int(new_mode, 8)),
+                )
+            )
         if old_sha != new_sha:
             finer = refine(rel)
-            units += finer if finer else [Unit("file.content", rel, f"{rel} rewritten",
-                                               revert=_put(homes.initial / rel, rel), apply=_put(homes.golden / rel, rel))]  # fmt: skip
+            units += (
+                finer
+                if finer
+                else [
+                    Unit(
+                        "file.content",
+                        rel,
+                        f"{rel} rewritten",
+                        revert=_put(homes.initial / rel, rel),
+                        apply=_put(homes.golden / rel, rel),
+                    )
+                ]
+            )
         return units
-    return [Unit(f"{new[0]}.replaced", rel, f"{rel} changed from a {old[0]} to a {new[0]}",
-                 revert=_put(homes.initial / rel, rel), apply=_put(homes.golden / rel, rel))]  # fmt: skip
+    return [
+        Unit(
+            f"{new[0]}.replaced",
+            rel,
+            f"{rel} changed from a {old[0]} to a {new[0]}",
+            revert=_put(homes.initial / rel, rel),
+            apply=_put(homes.golden / rel, rel),
+        )
+    ]
 
 
 def _moves(before, after, added, removed) -> list[tuple[str, str]]:
@@ -147,10 +188,17 @@ def file_corruptions(homes: Homes, units: list[Unit]) -> list[Corruption]:
     touched = {u.path for u in units}
     before = listing(homes.initial)
     after = listing(homes.golden)
-    bystanders = sorted(rel for rel, (kind, fp) in after.items()
-                        if kind == "file" and before.get(rel) == (kind, fp) and rel not in touched
-                        and not homes.is_incidental("file", rel))  # fmt: skip
+    bystanders = sorted(
+        rel
+        for rel, (kind, fp) in after.items()
+        if kind == "file"
+        and before.get(rel) == (kind, fp)
+        and rel not in touched
+        and not homes.is_incidental("file", rel)
+    )
     if not bystanders:
         return []
     rel = bystanders[0]
-    return [Corruption("corrupt.extra_change", rel, f"{rel}, which the task leaves alone, is deleted", _drop(rel))]
+    return [
+        Corruption("corrupt.extra_change", rel, f"{rel}, which the task leaves alone, is deleted", _drop(rel))
+    ]
