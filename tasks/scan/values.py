@@ -198,7 +198,7 @@ def truth(vals: Vals) -> bool | None:
         return None
     try:
         flags = {bool(v) for v in vals}
-    except Exception:
+    except Exception:  # a value whose truth raises is not a constant
         return None
     return flags.pop() if len(flags) == 1 else None
 
@@ -232,7 +232,7 @@ def _lift(fn, sets: list[Vals]) -> Vals:
     if all(len(s) == 1 for s in sets):  # the common case: one value each
         try:
             return (_sized(fn(*(s[0] for s in sets))),)
-        except Exception:
+        except Exception:  # would raise at run time, or too big: no value to speak of
             return TOP
     combos: list[tuple] = [()]
     for s in sets:
@@ -245,7 +245,7 @@ def _lift(fn, sets: list[Vals]) -> Vals:
             out.append(_sized(fn(*combo)))
         except _Unknown:
             return TOP
-        except Exception:
+        except Exception:  # the operation would raise at run time: no value to speak of
             return TOP
     return _dedupe(out)
 
