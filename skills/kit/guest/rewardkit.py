@@ -16,8 +16,7 @@ import json as _json
 _COMPONENTS = []
 _PRECONDITIONS = []
 # What the standard library and the allowed libraries raise for a file that is not what its name
-# says: the state is wrong, not the checker. Matched by class name (along the MRO), so nothing needs
-# importing here.
+# says: the state is wrong, not the checker. Matched by class name, so nothing needs importing here.
 _INVALID_OUTPUT = frozenset(
     {
         "JSONDecodeError",
@@ -64,7 +63,7 @@ def _evaluate(fn):
     except FileNotFoundError as exc:  # the output does not exist yet: normal on an initial state
         return 0.0, "missing_output", f"{exc.filename or exc}"[:500]
     except Exception as exc:
-        if any(cls.__name__ in _INVALID_OUTPUT for cls in type(exc).__mro__):  # the output is unreadable
+        if type(exc).__name__ in _INVALID_OUTPUT:  # the output is unreadable as its kind
             return 0.0, "invalid_output", f"{type(exc).__name__}: {exc}"[:500]
         return 0.0, "check_error", f"{type(exc).__name__}: {exc}"[:500]  # a broken check, never a "0"
     if isinstance(value, bool):
