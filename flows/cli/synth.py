@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from flows.cli.console import console, handle_errors
-from flows.cli.llm_options import llm_options
+from flows.cli.options import llm_options, mutation_options
 
 
 class _ProgressHandler(logging.Handler):
@@ -67,11 +67,25 @@ def quiet_prefect_console(verbose: bool) -> None:
 @click.option(
     "--max-batches", default=10, show_default=True, help="Upper bound on batches with --until-verified."
 )
+@mutation_options
 @llm_options
 @click.pass_context
 @handle_errors
 def synth(
-    ctx, count, apps, backend, workers, seed, max_rounds, out, no_export, verified_budget, max_batches, **llm
+    ctx,
+    count,
+    apps,
+    backend,
+    workers,
+    seed,
+    max_rounds,
+    out,
+    no_export,
+    verified_budget,
+    max_batches,
+    mutants,
+    corruption_mutants,
+    **llm,
 ):
     """Synthesise verified tuples: sample, co-generate, scan, export.
 
@@ -100,6 +114,8 @@ def synth(
         export=not no_export,
         verified_budget=verified_budget,
         max_batches=max_batches,
+        mutants=mutants,
+        corruption_mutants=corruption_mutants,
         **llm,
     )
     summary = _with_progress(lambda: synthesis_flow(params))
@@ -209,10 +225,11 @@ def print_summary(summary) -> None:
 @click.option("--limit", default=100, show_default=True)
 @click.option("--backend", default="procedural", show_default=True)
 @click.option("--workers", default=2, show_default=True)
+@mutation_options
 @llm_options
 @click.pass_context
 @handle_errors
-def retry(ctx, ids, status, reason, app, limit, backend, workers, **llm):
+def retry(ctx, ids, status, reason, app, limit, backend, workers, mutants, corruption_mutants, **llm):
     """Re-run finished tuples as new attempts (old attempts and reviews are kept).
 
     Example:
@@ -231,6 +248,8 @@ def retry(ctx, ids, status, reason, app, limit, backend, workers, **llm):
         limit=limit,
         backend=backend,
         workers=workers,
+        mutants=mutants,
+        corruption_mutants=corruption_mutants,
         **llm,
     )
     summary = _with_progress(lambda: retry_flow(params))

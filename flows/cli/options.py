@@ -1,6 +1,7 @@
-"""The LLM options of `cuagym synth` (and any command that builds SynthParams), as one decorator.
+"""Option groups shared by `cuagym synth` and `cuagym retry` (any command that builds AgentParams),
+each as one decorator: the LLM options and the mutation stage's budget.
 
-Each option's name is the SynthParams field it fills, so a command passes them on with `**llm`.
+Each option's name is the field it fills, so a command passes the LLM ones on with `**llm`.
 Precedence (infra/llm_config.py): these flags beat CUAGYM_LLM_* env vars, which beat --llm-config.
 """
 
@@ -70,3 +71,21 @@ def llm_options(fn):
     for option in reversed(options):
         fn = option(fn)
     return fn
+
+
+def mutation_options(fn):
+    """--mutants / --corruption-mutants: the mutation stage's budget per passing round."""
+    fn = click.option(
+        "--corruption-mutants",
+        default=3,
+        show_default=True,
+        type=click.IntRange(0, 16),
+        help="Corruption mutants per passing round.",
+    )(fn)
+    return click.option(
+        "--mutants",
+        default=8,
+        show_default=True,
+        type=click.IntRange(0, 64),
+        help="Partial-revert mutants per passing round (0 and 0: no mutation stage).",
+    )(fn)
