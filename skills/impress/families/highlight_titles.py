@@ -3,7 +3,7 @@
 Which slides those are is read from each slide's "Status:" bullet ("At risk" is the near-synonym)."""
 
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.slides import add_slide, new_deck, norm, open_deck, save_deck, title_shape
+from skills.kit.guest.slides import add_slide, new_deck, norm, open_deck, save_deck, slide_texts, title_shape
 
 
 def draw(rng, pools):
@@ -31,12 +31,15 @@ def draw(rng, pools):
     }
 
 
+def lines_of(p):
+    return [f"Owner: {p['owner']}", f"Status: {p['status']}", f"Next milestone: {p['milestone']}"]
+
+
 def initial_setup(P):
     prs = new_deck()
     add_slide(prs, 0, P["deck"], [P["subtitle"]])
     for p in P["projects"]:
-        lines = [f"Owner: {p['owner']}", f"Status: {p['status']}", f"Next milestone: {p['milestone']}"]
-        add_slide(prs, 1, p["name"], lines)
+        add_slide(prs, 1, p["name"], lines_of(p))
     save_deck(prs, P["path"])
 
 
@@ -99,9 +102,11 @@ def reward(P):
 
         return 0.0 if any(map(passes, others)) else sum(map(passes, delayed)) / len(delayed)
 
-    @precondition("every project slide is still there with its title")
+    @precondition("every project slide is still there with its title, every slide's text unchanged")
     def slides_intact():
-        return all(p["name"] in titles() for p in P["projects"])
+        texts = {P["deck"]: [P["subtitle"]]} | {p["name"]: lines_of(p) for p in P["projects"]}
+        kept = all(lines == texts[t] for t, lines in slide_texts(P["path"]) if t in texts)
+        return kept and all(p["name"] in titles() for p in P["projects"])
 
     @component(f"delayed projects' titles (only) are coloured #{P['rgb']}", 0.5)
     def titles_coloured():

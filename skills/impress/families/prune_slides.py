@@ -5,7 +5,7 @@ Rule 1 is visible in the slide pane (titles starting with "Backup:"); rule 2 onl
 """
 
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.slides import add_slide, arrange_slides, new_deck, open_deck, save_deck, slide_title
+from skills.kit.guest.slides import add_slide, arrange_slides, new_deck, open_deck, save_deck, slide_texts
 
 
 def draw(rng, pools):
@@ -53,9 +53,7 @@ def solve(P, *, mistake=None):
 def reward(P):
     from functools import cache
 
-    titles = cache(
-        lambda: [slide_title(slide) for slide in open_deck(P["path"]).slides]
-    )  # inside a component
+    titles = cache(lambda: [title for title, _ in slide_texts(P["path"])])  # read inside a component
     keep = [P["deck"]] + [s["title"] for s in P["slides"] if not s["rule"]]
     known = set(keep) | {s["title"] for s in P["slides"]}
 
@@ -66,9 +64,11 @@ def reward(P):
         picked = [s["title"] for s in P["slides"] if s["rule"] == rule]
         return sum(t not in titles() for t in picked) / len(picked)
 
-    @precondition("the deck still opens with its title slide")
+    @precondition("the deck still opens with its title slide, every slide's text unchanged")
     def title_slide_kept():
-        return titles()[:1] == [P["deck"]]
+        texts = {P["deck"]: [P["client"]]} | {s["title"]: [s["body"]] for s in P["slides"]}
+        kept = all(lines == texts[t] for t, lines in slide_texts(P["path"]) if t in texts)
+        return kept and titles()[:1] == [P["deck"]]
 
     @component('slides titled "Backup: ..." are deleted, every other slide kept in order', 0.5)
     def backups_removed():

@@ -5,7 +5,7 @@ slide keeps its relative order (moving slides is not re-sorting the deck).
 """
 
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.slides import add_slide, arrange_slides, new_deck, open_deck, save_deck, slide_title
+from skills.kit.guest.slides import add_slide, arrange_slides, new_deck, open_deck, save_deck, slide_texts
 
 
 def draw(rng, pools):
@@ -21,8 +21,8 @@ def draw(rng, pools):
     spots = [i for i in range(1, len(initial) + 1) if initial[i - 1] != anchor]
     initial.insert(rng.choice(spots), moved)
     initial.insert(rng.randint(1, len(initial) - 1), closing)  # anywhere but first and last
-    owners = ["Ana", "Raj", "Lee", "Kim"]
-    bullets = {t: f"Key points on {t.lower().rstrip('?')}\nOwner: {rng.choice(owners)}" for t in contents}
+    staff = ["Ana", "Raj", "Lee", "Kim"]
+    bullets = {t: [f"Key points on {t.lower().rstrip('?')}", f"Owner: {rng.choice(staff)}"] for t in contents}
     return {
         "deck": deck,
         "subtitle": f"{rng.choice(['Steering group', 'Team meeting', 'Review board'])}, week {rng.randint(1, 52)}",
@@ -42,7 +42,7 @@ def initial_setup(P):
         if title == P["deck"]:
             add_slide(prs, 0, title, [P["subtitle"]])
         else:  # the closing slide has the Title Only layout
-            add_slide(prs, 5 if title == P["closing"] else 1, title, P["bullets"].get(title, "").splitlines())
+            add_slide(prs, 5 if title == P["closing"] else 1, title, P["bullets"].get(title, []))
     save_deck(prs, P["path"])
 
 
@@ -60,17 +60,17 @@ def reward(P):
     from functools import cache
 
     fixed = [t for t in P["order"] if t not in (P["moved"], P["closing"])]
-    titles = cache(
-        lambda: [slide_title(slide) for slide in open_deck(P["path"]).slides]
-    )  # inside a component
+    titles = cache(lambda: [title for title, _ in slide_texts(P["path"])])  # read inside a component
 
     def others_in_place():
         """The untouched slides keep their relative order, title slide first."""
         return [t for t in titles() if t in fixed] == fixed and titles()[:1] == [P["deck"]]
 
-    @precondition("every slide is still in the deck exactly once")
+    @precondition("every slide is still in the deck exactly once, its text unchanged")
     def same_slides():
-        return sorted(titles()) == sorted(P["order"])
+        texts = {P["deck"]: [P["subtitle"]], P["closing"]: []} | P["bullets"]
+        kept = all(lines == texts[t] for t, lines in slide_texts(P["path"]) if t in texts)
+        return kept and sorted(titles()) == sorted(P["order"])
 
     @component(f'"{P["moved"]}" comes right after "{P["anchor"]}"', 0.5)
     def moved_after_anchor():

@@ -1,7 +1,7 @@
 """Impress: add speaker notes to two named slides of a training deck. Data and wording: speaker_notes.yaml."""
 
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.slides import add_slide, new_deck, norm, open_deck, save_deck, slide_title
+from skills.kit.guest.slides import add_slide, new_deck, norm, open_deck, save_deck, slide_texts, slide_title
 
 
 def draw(rng, pools):
@@ -56,9 +56,11 @@ def reward(P):
     def same(a, b):
         return norm(a).casefold().rstrip(".") == norm(b).casefold().rstrip(".")
 
-    @precondition("the deck still has its slides, each title once")
+    @precondition("the deck still has its slides, each title once, their text unchanged")
     def slides_intact():
-        return all(len(titled(t)) == 1 for t, _ in P["slides"])
+        texts = {P["deck"]: [P["subtitle"]]} | dict(P["slides"])
+        kept = all(lines == texts[t] for t, lines in slide_texts(P["path"]) if t in texts)
+        return kept and all(len(titled(t)) == 1 for t, _ in P["slides"])
 
     first, second = P["targets"]
 

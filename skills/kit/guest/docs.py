@@ -92,3 +92,11 @@ def list_format(doc, paragraph):
         if found:
             return found[0]
     return None
+
+
+def texts_kept(doc, texts):
+    """Whether every text in `texts` is still the text of a body paragraph of `doc` (normalised), as
+    often as it is listed: the text a task does not touch is intact (deleted or edited fails)."""
+    from collections import Counter
+
+    return not Counter(map(norm, texts)) - Counter(norm(p.text) for p in doc.paragraphs)

@@ -82,3 +82,15 @@ def arrange_slides(prs, titles):
             prs.part.drop_rel(sld_id.rId)
     for title in titles:
         id_list.append(by_title[title])
+
+
+def slide_texts(path):
+    """[(title, lines)] for each slide of the deck at ~/`path`, in order: the title placeholder's text
+    and the non-blank paragraphs of its subtitle and content placeholders, all normalised (what a
+    check that the text a task leaves alone is intact compares)."""
+    found = []
+    for slide in open_deck(path).slides:
+        shapes = [s for s in placeholders_of(slide, ["SUBTITLE", "BODY", "OBJECT"]) if s.has_text_frame]
+        lines = [norm(p.text) for s in shapes for p in s.text_frame.paragraphs if norm(p.text)]
+        found.append((slide_title(slide), lines))
+    return found

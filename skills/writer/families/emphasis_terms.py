@@ -81,7 +81,7 @@ def reward(P):
     @precondition("the memo's text is unchanged")
     def text_intact():
         texts = [" ".join(text.split()) for text, _ in body()]
-        return all(" ".join(p.split()) in texts for p in P["paragraphs"])
+        return all(" ".join(p.split()) in texts for p in [*P["paragraphs"], P["signature"]])
 
     @component(f'the deadline "{P["deadline"]}" (and nothing else) is bold', 0.5)
     def deadline_bold():

@@ -4,7 +4,7 @@ The appendix holds a wide table, so its pages need a second page style (a .docx 
 landscape document.
 """
 
-from skills.kit.guest.docs import add_table, new_doc, open_doc, save_doc, text_of
+from skills.kit.guest.docs import add_table, new_doc, norm, open_doc, save_doc, text_of, texts_kept
 from skills.kit.guest.rewardkit import component, precondition
 
 
@@ -113,6 +113,13 @@ def reward(P):
     @precondition("the appendix heading still starts a section after the report body")
     def appendix_found():
         return all(split())
+
+    @precondition("the report's paragraphs and the appendix table are all still there")
+    def text_intact():
+        doc = open_doc(P["path"])
+        cells = [[norm(c.text) for c in row.cells] for table in doc.tables for row in table.rows]
+        texts = [P["title"], *P["body"], P["appendix_heading"], P["appendix_note"]]
+        return texts_kept(doc, texts) and cells == [list(map(norm, r)) for r in [P["columns"], *P["rows"]]]
 
     @component("appendix pages are landscape on the same paper, body pages still portrait", 0.5)
     def appendix_landscape():

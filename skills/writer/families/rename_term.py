@@ -85,7 +85,7 @@ def reward(P):
 
     @precondition("the memo's untouched paragraphs are still there")
     def neutral_intact():
-        return all(norm(text) in texts()[0] for text in P["neutral"])
+        return all(norm(text) in texts()[0] for text in [*P["neutral"], P["closing"]])
 
     @component("every paragraph naming the project now uses the new name", 0.45)
     def paragraphs_renamed():
