@@ -41,6 +41,7 @@ STAGES = (
     "discriminate_s",
     "scan_s",
     "reward_s",
+    "mutation_s",
     "total_s",
 )
 

@@ -6,12 +6,12 @@ import datetime as dt
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import (
-    close_to,
     find_sheet,
     formula_shows,
     new_table,
     open_book,
     open_sheet,
+    rows_kept,
     save_book,
     total_shown,
 )
@@ -111,17 +111,18 @@ def reward(P):
 
     @precondition("the data sheet still holds the original records")
     def data_intact():
-        ws = find_sheet(book()["f"], P["data_sheet"])
-        amounts = [ws.cell(row=r, column=4).value for r in range(2, len(P["rows"]) + 2)]
-        return all(close_to(a, r[3], tol=1e-6) for a, r in zip(amounts, P["rows"], strict=True))
+        header = ["Date", "Category", "Description", "Amount"]
+        return rows_kept(find_sheet(book()["f"], P["data_sheet"]), [header, *P["rows"]], first=1)
 
-    @component("the summary sheet lists the categories alphabetically from A2", 0.15)
+    @component("the summary sheet has the headers in A1:C1 and the categories alphabetically from A2", 0.15)
     def categories_listed():
         if summary() is None:
             return 0.0
-        cells = [summary().cell(row=r, column=1).value for r in range(2, len(categories) + 2)]
+        cells = [summary().cell(row=1, column=c).value for c in (1, 2, 3)]
+        cells += [summary().cell(row=r, column=1).value for r in range(2, len(categories) + 2)]
         listed = [str(value or "").strip().casefold() for value in cells]
-        return sum(a == b.casefold() for a, b in zip(listed, categories, strict=True)) / len(listed)
+        wanted = ["category", "total", "count", *map(str.casefold, categories)]
+        return sum(a == b for a, b in zip(listed, wanted, strict=True)) / len(listed)
 
     def per_category(col, expected):
         rows = rows_of(*categories)

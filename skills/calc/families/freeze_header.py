@@ -6,7 +6,7 @@ split counts, never by its top-left cell, which only says where the user had scr
 
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, save_book
+from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, rows_kept, save_book
 
 
 def draw(rng, pools):
@@ -49,10 +49,9 @@ def reward(P):
 
     sheet = functools.cache(lambda: find_sheet(openpyxl.load_workbook(HOME / P["path"]), P["sheet"]))
 
-    @precondition("the table is still there, header first")
+    @precondition("the table is unchanged, header first")
     def table_intact():
-        ws = sheet()
-        return [c.value for c in ws[1]][: len(P["headers"])] == P["headers"] and ws.max_row >= len(P["rows"])
+        return rows_kept(sheet(), [P["headers"], *P["rows"]], first=1)
 
     @component("exactly the header row (plus column A if asked) is frozen", 0.6)
     def frozen():

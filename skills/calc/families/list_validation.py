@@ -4,7 +4,7 @@ and wording: list_validation.yaml. The allowed list, the covered range and the e
 
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, save_book
+from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, rows_kept, save_book
 
 
 def draw(rng, pools):
@@ -86,9 +86,7 @@ def reward(P):
 
     @precondition("the records are unchanged")
     def records_intact():
-        ws = find_sheet(book(), P["sheet"])
-        kept = [[ws.cell(row=r, column=c).value for c in (1, 2)] for r in range(2, last + 1)]
-        return kept == [row[:2] for row in P["rows"]]
+        return rows_kept(find_sheet(book(), P["sheet"]), [P["headers"], *P["rows"]], first=1)
 
     @component("a list validation allows exactly the asked entries on the column", 0.45)
     def allowed_list():

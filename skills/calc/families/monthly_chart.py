@@ -7,7 +7,7 @@ chart XML in the .xlsx (stdlib only), which is how LibreOffice and openpyxl both
 
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.sheets import new_table, open_sheet, save_book
+from skills.kit.guest.sheets import new_table, open_sheet, rows_kept, save_book
 
 
 def draw(rng, pools):
@@ -98,12 +98,17 @@ def parse_area(ref):
     return (sheet.strip().lower(), *bounds)
 
 
+def table(P):
+    """The rows under the header: the twelve months with both figures, then the Total row."""
+    values = zip(P["target_values"], P["other_values"], strict=True)
+    rows = [[m, *(v if P["target_col"] == 2 else v[::-1])] for m, v in zip(P["months"], values, strict=True)]
+    return [*rows, ["Total", "=SUM(B2:B13)", "=SUM(C2:C13)"]]
+
+
 def initial_setup(P):
     from openpyxl.styles import Font
 
-    values = zip(P["target_values"], P["other_values"], strict=True)
-    rows = [[m, *(v if P["target_col"] == 2 else v[::-1])] for m, v in zip(P["months"], values, strict=True)]
-    wb = new_table(P["sheet"], P["headers"], [*rows, ["Total", "=SUM(B2:B13)", "=SUM(C2:C13)"]])
+    wb = new_table(P["sheet"], P["headers"], table(P))
     for cell in wb.active[14]:
         cell.font = Font(bold=True)
     wb.active.column_dimensions["A"].width = 14
@@ -152,10 +157,9 @@ def reward(P):
     def same_text(got, expected):
         return " ".join(str(got).split()).casefold() == " ".join(expected.split()).casefold()
 
-    @precondition("the monthly figures are unchanged")
+    @precondition("the table is unchanged")
     def data_intact():
-        ws = openpyxl.load_workbook(HOME / P["path"])[P["sheet"]]
-        return [ws.cell(row=r, column=col).value for r in range(2, 14)] == P["target_values"]
+        return rows_kept(openpyxl.load_workbook(HOME / P["path"])[P["sheet"]], [P["headers"], *table(P)], 1)
 
     @component("a chart plots the monthly figures of the requested column", 0.3)
     def plots_target():

@@ -12,6 +12,7 @@ from skills.kit.guest.sheets import (
     new_table,
     open_book,
     open_sheet,
+    rows_kept,
     save_book,
 )
 
@@ -147,9 +148,10 @@ def reward(P):
     sheet = functools.cache(lambda: find_sheet(book()["f"], P["sheet"]))
     red_rows = functools.cache(lambda: {r for r in rows if is_red(shown_fill(book(), sheet(), r, 2))})
 
-    @precondition("the measured values are unchanged")
+    @precondition("the table and the count's label are unchanged")
     def values_intact():
-        return [sheet().cell(row=r, column=2).value for r in rows] == P["values"]
+        header = [P["id_header"], P["measure_header"], "Checked by", None, P["count_label"]]
+        return rows_kept(sheet(), [header, *zip(P["ids"], P["values"], P["checkers"], strict=True)], 1)
 
     @component("every out-of-range value has a red background", 0.4)
     def outliers_red():

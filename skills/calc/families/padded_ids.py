@@ -2,6 +2,7 @@
 
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.guest.sheets import rows_kept
 
 
 def draw(rng, pools):
@@ -80,9 +81,10 @@ def reward(P):
         refs = re.findall(r"\$?A\$?(\d+)", str(formula).upper())
         return pads_correctly(row) and refs == [str(row)]
 
-    @precondition("the ID column still holds the original numbers")
+    @precondition("the ID column still holds the original numbers, and the names are unchanged")
     def ids_intact():
-        return [sheet().cell(row=r, column=1).value for r in rows] == P["ids"]
+        records = [[number, None, name] for number, name in zip(P["ids"], P["names"], strict=True)]
+        return rows_kept(sheet(), [[P["id_header"], None, "Name"], *records], first=1, cols=(1, 3))
 
     @component("B2 pads A2 with a TEXT formula", 0.4)
     def first_cell():

@@ -7,7 +7,7 @@ fails the precondition. Calc's "Format as Percent" button gives 0.00%, the reali
 
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, save_book
+from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, rows_kept, save_book
 
 
 def draw(rng, pools):
@@ -31,12 +31,17 @@ def draw(rng, pools):
     }
 
 
-def initial_setup(P):
-    rows = [
+def table(P):
+    """The sheet's rows under the header: label, count and ratio in the drawn column order."""
+    rows = zip(P["labels"], P["counts"], P["ratios"], strict=True)
+    return [
         [label, count, ratio] if P["ratio_col"] == 3 else [label, ratio, count]
-        for label, count, ratio in zip(P["labels"], P["counts"], P["ratios"], strict=True)
+        for label, count, ratio in rows
     ]
-    save_book(new_table(P["sheet"], P["headers"], rows), P["path"])
+
+
+def initial_setup(P):
+    save_book(new_table(P["sheet"], P["headers"], table(P)), P["path"])
 
 
 def solve(P, *, mistake=None):
@@ -61,11 +66,9 @@ def reward(P):
         formats = [sheet().cell(row=r, column=P["ratio_col"]).number_format for r in rows]
         return [re.sub(r'"[^"]*"|\[[^\]]*\]|\\.', "", str(code or "").split(";")[0]) for code in formats]
 
-    @precondition("the ratios are unchanged (still fractions, not retyped numbers)")
+    @precondition("the table is unchanged (the ratios still fractions, not retyped numbers)")
     def values_intact():
-        values = [sheet().cell(row=r, column=P["ratio_col"]).value for r in rows]
-        pairs = zip(values, P["ratios"], strict=True)
-        return all(isinstance(v, int | float) and abs(v - e) < 1e-9 for v, e in pairs)
+        return rows_kept(sheet(), [P["headers"], *table(P)], first=1)
 
     @component("the ratio cells are formatted as percentages", 0.6)
     def is_percent():

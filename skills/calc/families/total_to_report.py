@@ -3,7 +3,7 @@ total into a Writer report's sentence and the per-item amounts into a Writer tab
 independently scored parts. Data and wording: total_to_report.yaml."""
 
 from skills.kit.guest import HOME
-from skills.kit.guest.docs import add_table, open_doc, save_doc
+from skills.kit.guest.docs import add_table, open_doc, save_doc, texts_kept
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import (
     close_to,
@@ -12,6 +12,7 @@ from skills.kit.guest.sheets import (
     new_table,
     open_book,
     open_sheet,
+    rows_kept,
     save_book,
     total_shown,
 )
@@ -42,6 +43,13 @@ def draw(rng, pools):
     }
 
 
+def kept_lines(P):
+    """The report's paragraphs the task leaves alone: title, byline, caption and closing line (the
+    placeholder sentence goes under the byline)."""
+    closing = "Please contact the author with any questions about these figures."
+    return [P["title"], f"Prepared by {P['author']}.", "Itemised costs:", closing]
+
+
 def initial_setup(P):
     import docx
 
@@ -50,10 +58,9 @@ def initial_setup(P):
     wb.active.column_dimensions["A"].width = 20
     save_book(wb, P["xlsx"])
     doc = docx.Document()
-    doc.add_heading(P["title"], level=1)
-    sentence = P["sentence"].replace("{total}", P["placeholder"])
-    closing = "Please contact the author with any questions about these figures."
-    for text in (f"Prepared by {P['author']}.", sentence, "Itemised costs:", closing):
+    title, byline, *rest = kept_lines(P)
+    doc.add_heading(title, level=1)
+    for text in (byline, P["sentence"].replace("{total}", P["placeholder"]), *rest):
         doc.add_paragraph(text)
     save_doc(doc, P["docx"])
 
@@ -73,7 +80,7 @@ def solve(P, *, mistake=None):
         run.text = run.text.replace(P["placeholder"], total)
     amounts = P["line_totals"] if mistake != "unit_prices" else [price for _, _, price in P["items"]]
     rows = [[name, f"{amount:,.2f}"] for (name, _, _), amount in zip(P["items"], amounts, strict=True)]
-    table = add_table(doc, [["Item", "Line total"], *rows])
+    table = add_table(doc, rows)  # one row per item, as asked: no header row
     anchor = [p for p in doc.paragraphs if p.text.startswith("Itemised costs")][0]
     anchor._p.addnext(table._tbl)  # the table goes right under its caption
     save_doc(doc, P["docx"])
@@ -108,29 +115,25 @@ def reward(P):
     def squash(text):
         return " ".join(text.split()).casefold()
 
-    @precondition("the cost sheet's items, quantities and prices are unchanged")
+    @precondition("the cost sheet's header, items, quantities and prices are unchanged")
     def items_intact():
-        ws = find_sheet(book()["f"], P["sheet"])
-        rows = [[ws.cell(row=r, column=c).value for c in (1, 2, 3)] for r in range(2, last + 1)]
-        return all(
-            str(got[0]).strip() == name
-            and close_to(got[1], quantity, tol=1e-6)
-            and close_to(got[2], price, tol=1e-6)
-            for got, (name, quantity, price) in zip(rows, P["items"], strict=True)
-        )
+        header = ["Item", "Quantity", "Unit price", "Line total"]
+        return rows_kept(find_sheet(book()["f"], P["sheet"]), [header, *P["items"]], first=1)
 
-    @precondition("the report still has its title")
+    @precondition("the report keeps its title, byline, caption and closing line")
     def report_intact():
-        return any(squash(p.text) == squash(P["title"]) for p in document().paragraphs)
+        return texts_kept(document(), kept_lines(P))
 
     @component("column D holds a Quantity x Unit price formula for every item", 0.25)
     def line_totals():
         hits = [formula_shows(book(), P["sheet"], r, 4, P["line_totals"][r - 2]) for r in range(2, last + 1)]
         return sum(hits) / len(hits)
 
-    @component("the row under the items sums the line totals with a formula", 0.15)
+    @component("the row under the items is labelled Total and sums the line totals with a formula", 0.15)
     def grand_total():
-        return total_shown(book(), P["sheet"], last + 1, 4, range(2, last + 1), P["total"])
+        ws = find_sheet(book()["f"], P["sheet"])
+        label = str(ws.cell(row=last + 1, column=3).value).strip().casefold() == "total"
+        return (label + total_shown(book(), P["sheet"], last + 1, 4, range(2, last + 1), P["total"])) / 2
 
     @component("the report sentence states the grand total in place of the placeholder", 0.35)
     def sentence():

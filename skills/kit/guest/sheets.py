@@ -607,3 +607,27 @@ def formula_shows(book, sheet, row, col, expected):
     """sheet!(row, col) holds a formula whose value (cached, or evaluated) is `expected`."""
     cell = find_sheet(book["f"], sheet).cell(row=row, column=col)
     return is_formula(cell.value) and close_to(computed_value(book, sheet, row, col), expected)
+
+
+def rows_kept(ws, rows, first=2, cols=None):
+    """Whether `ws` still holds `rows` (lists of values from column A) from row `first` down, in the
+    columns `cols` (1-based; every value of a row by default): the data a task does not touch is
+    intact. Numbers must stay numbers (within 1e-9), text matches without outer spaces, a date cell
+    matches its ISO text ("2024-03-05") and an empty cell None."""
+    import datetime
+
+    def clean(value):
+        return value.strip() if isinstance(value, str) else value
+
+    for r, row in enumerate(rows, start=first):
+        for c in cols or range(1, len(row) + 1):
+            got, want = ws.cell(row=r, column=c).value, row[c - 1]
+            if isinstance(want, int | float) and not isinstance(want, bool):
+                if isinstance(got, bool) or not isinstance(got, int | float) or abs(got - want) > 1e-9:
+                    return False
+                continue
+            if isinstance(got, datetime.date) and isinstance(want, str):
+                got = got.isoformat()[:10]
+            if clean(got) != clean(want):
+                return False
+    return True

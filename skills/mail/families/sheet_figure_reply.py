@@ -3,7 +3,7 @@
 from skills.kit.guest import HOME
 from skills.kit.guest.hub import amounts_in, hub_read, hub_write, mail_send, new_sent, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.sheets import close_to, find_sheet, formula_shows, new_table, open_book, open_sheet
+from skills.kit.guest.sheets import find_sheet, formula_shows, new_table, open_book, open_sheet, rows_kept
 from skills.mail.world import mail, person, routine, stamp
 
 
@@ -81,11 +81,10 @@ def reward(P):
         answers = [m for m in new_sent(go) if m.get("in_reply_to") == P["ask"]]
         return [m for m in answers if any(p["email"].casefold() == manager for p in m["to"])]
 
-    @precondition("the sales figures in the sheet are untouched")
+    @precondition("the sales figures in the sheet, their months and regions are untouched")
     def data_intact():
-        ws = find_sheet(book()["f"], P["sheet"])
-        cells = [(r, c, P["values"][r - 2][c - 2]) for r in range(2, total_row) for c in columns]
-        return all(close_to(ws.cell(row=r, column=c).value, value, tol=1e-6) for r, c, value in cells)
+        rows = [[month, *row] for month, row in zip(P["months"], P["values"], strict=True)]
+        return rows_kept(find_sheet(book()["f"], P["sheet"]), [["Month", *P["regions"]], *rows], first=1)
 
     @precondition("the request is in the Inbox and no message was moved or deleted")
     def mailbox_intact():
