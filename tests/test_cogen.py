@@ -165,7 +165,7 @@ def test_discriminator_process_cannot_see_generator_scripts(provider, families, 
         (
             "precondition_raises",
             RejectReason.REWARD_CHECK_ERROR,
-            "precondition 'the ID column still holds the original numbers' raised KeyError",
+            "precondition 'the ID column still holds the original numbers, and the names are unchanged' raised KeyError",
         ),
         ("returns_none", RejectReason.REWARD_CHECK_ERROR, "returned None, not a bool or a fraction"),
         ("malformed_breakdown", RejectReason.REWARD_MALFORMED, "the BREAKDOWN line is not valid"),
