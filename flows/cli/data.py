@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from flows.cli.console import console, handle_errors
+from flows.cli.options import warehouse_option
 from infra.errors import ConfigError
 
 
@@ -20,12 +21,7 @@ from infra.errors import ConfigError
 @click.option(
     "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True
 )
-@click.option(
-    "--warehouse",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
-)
+@warehouse_option
 @handle_errors
 def sql(query: str, fmt: str, warehouse: Path | None) -> None:
     """Run a read-only SQL QUERY against the warehouse snapshot.

@@ -7,6 +7,8 @@ Precedence (infra/llm_config.py): these flags beat CUAGYM_LLM_* env vars, which 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 _ROLES = ("task-writer", "generator", "discriminator", "critic", "judge")
@@ -88,4 +90,14 @@ def mutation_options(fn):
         show_default=True,
         type=click.IntRange(0, 64),
         help="Partial-revert mutants per passing round (0 and 0: no mutation stage).",
+    )(fn)
+
+
+def warehouse_option(fn):
+    """--warehouse: which DuckDB file a read-only command reads (through its snapshot)."""
+    return click.option(
+        "--warehouse",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
     )(fn)

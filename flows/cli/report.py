@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from flows.cli.console import console, handle_errors
+from flows.cli.options import warehouse_option
 
 
 @click.group()
@@ -26,12 +27,7 @@ def report() -> None:
 @click.option("--app", default=None, help="Only this app (default: every app).")
 @click.option("--limit", default=10, show_default=True, help="Rows per app.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option(
-    "--warehouse",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
-)
+@warehouse_option
 @handle_errors
 def rejections(app: str | None, limit: int, fmt: str, warehouse: Path | None) -> None:
     """The most common reasons rounds fail, per app and per failed condition.
@@ -77,12 +73,7 @@ def rejections(app: str | None, limit: int, fmt: str, warehouse: Path | None) ->
     default=None,
     help="Where to write the PNG (default output/reports/<run>-coverage.png).",
 )
-@click.option(
-    "--warehouse",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
-)
+@warehouse_option
 @handle_errors
 def coverage(run_id: str | None, chart: Path | None, warehouse: Path | None) -> None:
     """Coverage of a run's batch against its quotas, its yield per stage, and a PNG chart.
@@ -125,12 +116,7 @@ def coverage(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
     default=None,
     help="Where to write the PNG (default output/reports/mutation.png).",
 )
-@click.option(
-    "--warehouse",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
-)
+@warehouse_option
 @handle_errors
 def mutation(run_id: str | None, chart: Path | None, warehouse: Path | None) -> None:
     """Mutation scores per family and app, every surviving mutant, and a PNG chart.

@@ -147,3 +147,44 @@ def build(mutant: Mutant, homes: Homes, out: Path) -> str | None:
         shutil.rmtree(out, ignore_errors=True)
         return f"{type(exc).__name__}: {exc}"[:300]
     return None
+
+
+class OfficePlan:
+    """The units of one rewritten office file, compared between the two homes. Subclasses say how
+    to open a file of their kind (`load`, returning an object with `.save(path)`); `op` turns
+    fn(dst, src) into an op on the mutant's copy, src being the same file in the other home."""
+
+    def __init__(self, rel: str, initial: Path, golden: Path) -> None:
+        self.rel, self.initial, self.golden = rel, initial, golden
+        self.units: list[Unit] = []
+        self.touched: set[int] = set()  # items of the golden file some unit changes
+        self.containers: list[tuple[Unit, set[int]]] = []  # (container unit, ids of the units inside it)
+
+    @staticmethod
+    def load(path: Path):
+        raise NotImplementedError
+
+    def op(self, base: str, fn) -> Op:
+        rel, source, load = self.rel, self.initial if base == "golden" else self.golden, self.load
+
+        def run(home: Path) -> None:
+            target = home / rel
+            dst = load(target)
+            fn(dst, load(source))
+            dst.save(target)
+
+        return run
+
+    def unit(self, kind: str, what: str, revert, apply, touches: int | None = None) -> Unit:
+        """revert(dst_golden, src_initial) and apply(dst_initial, src_golden) become one Unit."""
+        unit = Unit(
+            kind,
+            self.rel,
+            f"{self.rel}: {what}",
+            revert=self.op("golden", revert),
+            apply=self.op("initial", apply) if apply else None,
+        )
+        self.units.append(unit)
+        if touches is not None:
+            self.touched.add(touches)
+        return unit

@@ -29,7 +29,7 @@ import io
 from functools import cache
 from pathlib import Path
 
-from mutator.core import Corruption, Unit
+from mutator.core import Corruption, OfficePlan, Unit
 from mutator.sheets import (
     Package,
     _words,
@@ -412,43 +412,14 @@ def put_run_aspect(s_run, d_run, aspect: str) -> None:
 # --- finding the units --------------------------------------------------------------------------------
 
 
-class _Plan:
-    def __init__(self, rel: str, initial: Path, golden: Path):
-        from pptx import Presentation
+class _Plan(OfficePlan):
+    load = staticmethod(_source)
 
-        self.rel, self.initial, self.golden = rel, initial, golden
-        self.i, self.g = Presentation(initial), Presentation(golden)
+    def __init__(self, rel: str, initial: Path, golden: Path):
+        super().__init__(rel, initial, golden)  # touched: golden slides some unit changes
+        self.i, self.g = _source(initial), _source(golden)
         self.islides, self.gslides = list(self.i.slides), list(self.g.slides)
         self.pairs = match_slides(self.islides, self.gslides)  # golden -> initial
-        self.units: list[Unit] = []
-        self.touched: set[int] = set()  # golden slides some unit changes
-        self.containers: list[tuple[Unit, set[int]]] = []
-
-    def op(self, base: str, fn):
-        rel, src_path = self.rel, str(self.initial if base == "golden" else self.golden)
-
-        def run(home: Path) -> None:
-            from pptx import Presentation
-
-            target = home / rel
-            dst = Presentation(target)
-            fn(dst, _source(src_path))
-            dst.save(target)
-
-        return run
-
-    def unit(self, kind: str, what: str, revert, apply, slide: int | None = None) -> Unit:
-        unit = Unit(
-            kind,
-            self.rel,
-            f"{self.rel}: {what}",
-            revert=self.op("golden", revert),
-            apply=self.op("initial", apply) if apply else None,
-        )
-        self.units.append(unit)
-        if slide is not None:
-            self.touched.add(slide)
-        return unit
 
     def find(self) -> list[Unit]:
         self._slides()

@@ -27,7 +27,7 @@ import difflib
 from functools import cache
 from pathlib import Path
 
-from mutator.core import Corruption, Unit
+from mutator.core import Corruption, OfficePlan, Unit
 from mutator.sheets import (
     Package,
     _words,
@@ -366,48 +366,18 @@ def put_hf(src_doc, k_src: int, dst_doc, k_dst: int, attr: str) -> None:
 # --- finding the units ----------------------------------------------------------------------------------
 
 
-class _Plan:
-    def __init__(self, rel: str, initial: Path, golden: Path):
-        import docx
+class _Plan(OfficePlan):
+    load = staticmethod(_source)
 
-        self.rel, self.initial, self.golden = rel, initial, golden
-        self.i, self.g = docx.Document(initial), docx.Document(golden)
+    def __init__(self, rel: str, initial: Path, golden: Path):
+        super().__init__(rel, initial, golden)  # touched: golden blocks some unit changes
+        self.i, self.g = _source(initial), _source(golden)
         self.ib, self.gb = blocks(self.i), blocks(self.g)
         self.pairs = align(self.ib, self.gb)
         self.g_to_i = {j: i for i, j in self.pairs}
         self.i_to_g = {i: j for i, j in self.pairs}
-        self.units: list[Unit] = []
-        self.touched: set[int] = set()  # golden blocks some unit changes
-        self.containers: list[tuple[Unit, set[int]]] = []
         self.restyled: list[tuple[int, str]] = []  # (golden block, new style) of paragraph style units
         self.reformatted: list[int] = []  # golden paragraphs whose run formatting the golden changed
-
-    def op(self, base: str, fn):
-        rel, src_path = self.rel, str(self.initial if base == "golden" else self.golden)
-
-        def run(home: Path) -> None:
-            import docx
-
-            target = home / rel
-            dst = docx.Document(target)
-            fn(dst, _source(src_path))
-            dst.save(target)
-
-        return run
-
-    def unit(self, kind: str, what: str, revert, apply, block: int | None = None) -> Unit:
-        """revert(dst_golden, src_initial) and apply(dst_initial, src_golden)."""
-        unit = Unit(
-            kind,
-            self.rel,
-            f"{self.rel}: {what}",
-            revert=self.op("golden", revert),
-            apply=self.op("initial", apply) if apply else None,
-        )
-        self.units.append(unit)
-        if block is not None:
-            self.touched.add(block)
-        return unit
 
     def find(self) -> list[Unit]:
         for i, j in self.pairs:

@@ -41,7 +41,7 @@ import zipfile
 from functools import cache
 from pathlib import Path
 
-from mutator.core import Corruption, Unit
+from mutator.core import Corruption, OfficePlan, Unit
 
 SUFFIXES = (".xlsx",)
 
@@ -1435,17 +1435,17 @@ def _shown(aspect: str, facts: dict):
     return value
 
 
-class _Plan:
+class _Plan(OfficePlan):
     """Everything compared between the two homes' versions of one workbook."""
 
+    load = staticmethod(Book)
+
     def __init__(self, rel: str, initial: Path, golden: Path):
-        self.rel, self.initial, self.golden = rel, initial, golden
+        super().__init__(rel, initial, golden)
         self.i, self.g = _Side(initial), _Side(golden)
         self.pairs = self._match()  # golden sheet -> initial sheet (None: added)
         self.removed = [s for s in self.i.sheets if s not in self.pairs.values()]
-        self.units: list[Unit] = []
         self.changed_cells: set[tuple[str, str]] = set()  # (golden sheet, coord)
-        self.containers: list[tuple[Unit, set[int]]] = []  # (container, ids of the units inside it)
         self.ranged: list[tuple] = []  # features with a range the golden added or changed (for slips)
 
     def _match(self) -> dict:
@@ -1475,18 +1475,6 @@ class _Plan:
     def add(self, unit: Unit) -> Unit:
         self.units.append(unit)
         return unit
-
-    def op(self, base: str, fn):
-        """An op on the mutant's copy of this workbook: fn(dst_book, src_book), src the other home."""
-        rel, src_path = self.rel, str(self.initial if base == "golden" else self.golden)
-
-        def run(home: Path) -> None:
-            target = home / rel
-            dst = Book(target)
-            fn(dst, _source(src_path))
-            dst.save(target)
-
-        return run
 
     def ensure(self, g_sheet: str):
         """For an op on the initial: the golden sheet's counterpart there, made empty if missing."""
