@@ -212,3 +212,57 @@ def test_discriminator_worker_gets_the_key_but_its_snippets_cannot_read_it(
     seen = second["messages"][-1]["content"]
     assert "parent: DENIED" in seen and canary not in seen and "HOSTED_VLLM_API_KEY" not in seen, seen
     assert "AWS_SECRET_ACCESS_KEY" not in json.dumps(second)
+
+
+DONE_PATCH = (
+    PATCH
+    + """
+(Path("/home/user/Documents") / "done.txt").write_text("water plants\\n", encoding="utf-8")
+"""
+)
+# Checks the to-do list only: the golden earns 1.0, the initial 0.0 — and so does a state where
+# done.txt was never written, which only the mutation stage shows.
+WEAK_REWARD = REWARD
+STRONG_REWARD = REWARD.replace(
+    "\n\nraise SystemExit(grade())",
+    """
+
+
+@component("done.txt records water plants", 0.5)
+def _done():
+    return Path("/home/user/Documents/done.txt").read_text(encoding="utf-8").split() == ["water", "plants"]
+
+
+raise SystemExit(grade())""",
+)
+
+
+def test_a_surviving_mutant_goes_back_to_the_llm_discriminator_which_tightens_its_reward(
+    server, provider, llm_discriminator, warehouse, tmp_path
+):
+    from tasks.mutation import MutationSettings
+
+    spec = SPEC.model_copy(
+        update={"instruction": SPEC.instruction + " Also note 'water plants' in Documents/done.txt."}
+    )
+    warehouse.save_specs("run-test", [spec.model_dump(mode="json")])
+    submit = Reply(tool_calls=[tool("submit", initial_setup_py=SETUP, golden_patch_py=DONE_PATCH)])
+    server.script(GEN, submit, submit)
+    server.script(
+        DISC,
+        Reply(tool_calls=[tool("submit", reward_py=WEAK_REWARD, notes="checks the list")]),
+        Reply(tool_calls=[tool("submit", reward_py=STRONG_REWARD, notes="and done.txt")]),
+    )
+    ctx = make_context(server, provider, llm_discriminator, warehouse, tmp_path)
+    ctx.deps.mutation, ctx.deps.mutants_reject_at_once = MutationSettings(), False
+
+    outcome = synthesize_tuple(spec, ctx)
+
+    assert outcome.status is TupleStatus.EXPORTED and outcome.rounds == 2, outcome
+    rounds = run_query(
+        warehouse.path, "SELECT reject_reason, mutation_total, mutation_killed FROM rounds ORDER BY round"
+    ).rows
+    assert rounds[0][0] == "mutant_survived" and rounds[0][2] < rounds[0][1]
+    assert rounds[1][0] is None and rounds[1][1] == rounds[1][2] > 0
+    second_request = json.dumps(server.requests_for(DISC)[1]["messages"])
+    assert "done.txt created" in second_request and "gives full credit (1.0) to a mutant" in second_request
