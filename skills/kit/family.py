@@ -10,6 +10,15 @@ The module defines, at top level:
     reward(P)                           guest: registers @component / @precondition checks
                                         (skills/kit/guest/rewardkit.py) against the state
 
+Optionally, host side too:
+
+    demonstrate(P, screen)              the GUI teacher: a generator of computer_use call batches (lists
+                                        of argument dicts, screen pixels) that a careful person would
+                                        perform in the real app, reading `screen` (screenshot, windows,
+                                        accessibility tree) where it must find something. It never
+                                        writes files itself: a teacher run reaching reward 1.0 proves
+                                        the reward accepts what the application wrote.
+
 Every other top-level function of the module is guest code too, shipped when a guest function
 reaches it; helpers shared by several families live in skills/kit/guest/.
 """
@@ -65,6 +74,12 @@ class Family:
     scenarios = property(lambda self: self.definition.scenarios)
     templates = property(lambda self: self.definition.templates)
     mistakes = property(lambda self: self.definition.mistakes)
+
+    @property
+    def teacher(self):
+        """The family's `demonstrate(P, screen)`, or None when it has no GUI teacher."""
+        fn = getattr(self.module, "demonstrate", None)
+        return fn if isinstance(fn, FunctionType) else None
 
     @property
     def code_path(self) -> Path:

@@ -28,7 +28,7 @@ from infra.errors import ConfigError
 
 GUEST_PACKAGE = "skills.kit.guest"
 REWARDKIT_MODULE = f"{GUEST_PACKAGE}.rewardkit"
-HOST_ONLY = frozenset({"draw"})  # a family module's host-side functions: never shipped
+HOST_ONLY = frozenset({"draw", "demonstrate"})  # a family module's host-side functions: never shipped
 HEADER_NAMES = frozenset({"json", "Path", "HOME", "P"})
 
 

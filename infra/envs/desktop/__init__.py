@@ -231,6 +231,13 @@ class DesktopEnv(Env):
         """The screen as PNG bytes, cursor included."""
         return self.client.screenshot()
 
+    def screen_size(self) -> tuple[int, int]:
+        return self.provider.config.width, self.provider.config.height
+
+    def cursor_position(self) -> tuple[int, int]:
+        """Where the X server has the pointer now."""
+        return self.client.cursor_position()
+
     def gui_input(self, action: GuiAction) -> None:
         """Perform one mouse or keyboard action (xdotool in the guest); DesktopError if it failed or
         points off screen (xdotool itself would silently clamp it to the edge)."""

@@ -119,10 +119,21 @@ class _Pointer(BaseModel):
     y: int = Field(ge=0)
 
 
+def _known_keys(keys: list[str]) -> list[str]:
+    for key in keys:
+        keysym(key)
+    return keys
+
+
 class Click(_Pointer):
+    """`count` clicks of `button` at (x, y), with `modifiers` held down (e.g. ["ctrl"] for ctrl+click)."""
+
     type: Literal["click"] = "click"
     button: Literal["left", "middle", "right"] = "left"
     count: int = Field(default=1, ge=1, le=3)
+    modifiers: list[str] = Field(default_factory=list)
+
+    _modifiers = field_validator("modifiers")(classmethod(lambda cls, keys: _known_keys(keys)))
 
 
 class MoveTo(_Pointer):
@@ -145,6 +156,9 @@ class Scroll(BaseModel):
     dx: int = 0
     x: int | None = Field(default=None, ge=0)
     y: int | None = Field(default=None, ge=0)
+    modifiers: list[str] = Field(default_factory=list)
+
+    _modifiers = field_validator("modifiers")(classmethod(lambda cls, keys: _known_keys(keys)))
 
 
 class TypeText(BaseModel):
@@ -160,12 +174,7 @@ class KeyPress(BaseModel):
     type: Literal["key"] = "key"
     keys: list[str] = Field(min_length=1)
 
-    @field_validator("keys")
-    @classmethod
-    def _known(cls, keys: list[str]) -> list[str]:
-        for key in keys:
-            keysym(key)
-        return keys
+    _keys = field_validator("keys")(classmethod(lambda cls, keys: _known_keys(keys)))
 
 
 GuiAction = Annotated[Click | MoveTo | DragTo | Scroll | TypeText | KeyPress, Field(discriminator="type")]
@@ -175,8 +184,8 @@ GUI_ACTION = TypeAdapter(GuiAction)
 def xdotool_args(action: GuiAction) -> list[str]:
     """The xdotool arguments (after the program name) that perform `action`."""
     match action:
-        case Click(x=x, y=y, button=button, count=count):
-            return [
+        case Click(x=x, y=y, button=button, count=count, modifiers=modifiers):
+            click = [
                 "mousemove",
                 "--sync",
                 str(x),
@@ -188,6 +197,7 @@ def xdotool_args(action: GuiAction) -> list[str]:
                 "80",
                 _BUTTONS[button],
             ]
+            return _holding(modifiers, click)
         case MoveTo(x=x, y=y):
             return ["mousemove", "--sync", str(x), str(y)]
         case DragTo(x=x, y=y, button=button):
@@ -201,6 +211,8 @@ def xdotool_args(action: GuiAction) -> list[str]:
                 "mouseup",
                 _BUTTONS[button],
             ]
+        case Scroll(dy=dy, dx=dx, x=x, y=y, modifiers=modifiers) if modifiers:
+            return _holding(modifiers, xdotool_args(Scroll(dy=dy, dx=dx, x=x, y=y)))
         case Scroll(dy=dy, dx=dx, x=x, y=y):
             args = ["mousemove", "--sync", str(x), str(y)] if x is not None and y is not None else []
             for amount, negative, positive in ((dy, "4", "5"), (dx, "6", "7")):
@@ -219,3 +231,11 @@ def xdotool_args(action: GuiAction) -> list[str]:
         case KeyPress(keys=keys):
             return ["key", "--clearmodifiers", "+".join(keysym(k) for k in keys)]
     raise TypeError(f"not a GUI action: {action!r}")
+
+
+def _holding(modifiers: list[str], args: list[str]) -> list[str]:
+    """`args` with the modifier keys pressed before and released after (one xdotool command line)."""
+    if not modifiers:
+        return args
+    keys = [keysym(k) for k in modifiers]
+    return ["keydown", *keys, *args, "keyup", *reversed(keys)]

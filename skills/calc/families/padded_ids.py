@@ -97,3 +97,20 @@ def reward(P):
     @component("every row refers to its own A cell", 0.3)
     def relative_refs():
         return sum(references_own_row(r) for r in rows[1:]) / len(rows[1:])
+
+
+def demonstrate(P, screen):
+    """Calc is open on the workbook: go to B2, type one TEXT formula per row, save keeping xlsx."""
+    zeros = "0" * P["width"]
+    yield [
+        {"action": "key", "keys": ["ctrl", "home"]},
+        {"action": "key", "keys": ["right"]},
+        {"action": "key", "keys": ["down"]},
+    ]
+    for row in range(2, len(P["ids"]) + 2):
+        yield [{"action": "type", "text": f'=TEXT(A{row};"{zeros}")\n'}]
+    yield [{"action": "key", "keys": ["ctrl", "s"]}]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [{"action": "key", "keys": ["enter"]}]  # the default button keeps the .xlsx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes

@@ -1,0 +1,54 @@
+"""What drives an episode: a Policy turns what the agent sees into computer_use calls.
+
+Two kinds behind one interface (tasks/rollout/llm_policy.py, tasks/rollout/scripted.py):
+- `llm`: any litellm model; the reply is the model's text (Hermes JSON or Qwen3.5 XML tool calls, or
+  OpenAI tool calls), parsed by infra/computer_use/formats.py;
+- `scripted`: a family's GUI teacher, `demonstrate(P, screen)` beside its guest code, which emits the
+  calls a careful person would make in the real app.
+
+A policy never raises for what a model wrote: garbage becomes `PolicyStep.errors` and the episode
+records a failed step and asks again, until the step budget.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from infra.computer_use.coords import Space
+from infra.computer_use.formats import ToolFormat
+from skills.kit.vocabulary import TaskSpec
+
+
+class Observation(BaseModel):
+    """What the agent sees at one model step."""
+
+    step: int
+    screenshot_png: bytes
+    screen: tuple[int, int]
+    last_results: list[dict[str, Any]] = Field(default_factory=list)  # what the previous calls did
+
+
+class PolicyStep(BaseModel):
+    """One model turn: the raw reply, the calls read from it, and what could not be read."""
+
+    assistant_raw: str = ""
+    calls: list[dict[str, Any]] = Field(default_factory=list)  # computer_use arguments, model space
+    errors: list[str] = Field(default_factory=list)
+    seconds: float = 0.0  # time spent thinking (model latency), excluded from the executor's overhead
+
+
+class Policy(Protocol):
+    name: str  # "scripted" | "llm"
+    model: str  # what goes into the trajectory's `model` field
+    space: Space  # the coordinate space its calls are in
+    fmt: ToolFormat  # the tool-call format of `assistant_raw`
+
+    def start(self, task: TaskSpec, screen: tuple[int, int], desktop: Any) -> None:
+        """A new episode on `task`; `desktop` lets a scripted teacher read the screen or the
+        accessibility tree (an LLM policy sees only the observations)."""
+
+    def step(self, observation: Observation) -> PolicyStep: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,95 @@
+"""The `scripted` policy: a family's GUI teacher (`demonstrate(P, screen)` in its module).
+
+The teacher is a generator of call batches in screen pixels; each batch is one model step. It sees
+the desktop through `TeacherScreen` — the same screen and input an agent has, plus window titles
+and the accessibility tree to find things — and never touches files. When the generator ends, the
+policy terminates with success.
+
+`skip` drops one batch (by index): the deliberately wrong run that shows a reward tells a GUI run
+that missed a step from a full one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from infra.computer_use.coords import Space
+from infra.computer_use.formats import ToolFormat, render_calls
+from infra.errors import ConfigError
+from skills.kit import Family
+from skills.kit.vocabulary import TaskSpec
+from tasks.rollout.policy import Observation, PolicyStep
+
+
+class TeacherScreen:
+    """What a teacher may look at while it works (read-only; input goes through its yields)."""
+
+    def __init__(self, desktop: Any) -> None:
+        self._desktop = desktop
+
+    def size(self) -> tuple[int, int]:
+        return self._desktop.screen_size()
+
+    def screenshot(self) -> bytes:
+        return self._desktop.screenshot()
+
+    def windows(self) -> list[str]:
+        return self._desktop.window_titles()
+
+    def has_window(self, title_part: str) -> bool:
+        return any(title_part in title for title in self.windows())
+
+    def accessibility_tree(self) -> str:
+        return self._desktop.client.accessibility_tree()
+
+    def wait_until(self, check, *, timeout_s: float = 60.0, what: str = "the screen") -> None:
+        """Poll `check()` (no action is sent) until it holds; ConfigError naming `what` on timeout."""
+        deadline = time.monotonic() + timeout_s
+        while not check():
+            if time.monotonic() > deadline:
+                raise ConfigError(f"the teacher waited {timeout_s:g} s for {what}; windows: {self.windows()}",
+                                  hint="look at the episode's last screenshot")  # fmt: skip
+            time.sleep(0.2)
+
+
+class ScriptedPolicy:
+    name = "scripted"
+    space = Space.SCREEN
+    fmt = ToolFormat.XML
+
+    def __init__(self, family: Family, *, skip: int | None = None) -> None:
+        if family.teacher is None:
+            raise ConfigError(f"family {family.id} has no GUI teacher", hint="define demonstrate(P, screen) in it")
+        self.family = family
+        self.model = f"scripted:{family.id}"
+        self.skip = skip
+        self._batches: Iterator[list[dict]] | None = None
+        self._index = 0
+
+    def start(self, task: TaskSpec, screen: tuple[int, int], desktop: Any) -> None:
+        self._batches = iter(self.family.teacher(task.params, TeacherScreen(desktop)))
+        self._index = 0
+
+    def step(self, observation: Observation) -> PolicyStep:
+        started = time.monotonic()
+        try:
+            batch = self._next()
+        except ConfigError as exc:  # the teacher could not find what it looks for: the run fails
+            calls = [{"action": "terminate", "status": "failure"}]
+            return PolicyStep(assistant_raw=render_calls(calls, self.fmt), calls=calls, errors=[exc.message],
+                              seconds=time.monotonic() - started)  # fmt: skip
+        if batch is None:
+            batch = [{"action": "terminate", "status": "success"}]
+        return PolicyStep(assistant_raw=render_calls(batch, self.fmt), calls=batch, seconds=time.monotonic() - started)
+
+    def _next(self) -> list[dict] | None:
+        while True:
+            batch = next(self._batches, None)
+            index, self._index = self._index, self._index + 1
+            if batch is None or index != self.skip:
+                return batch
+
+    def close(self) -> None:
+        self._batches = None
