@@ -70,14 +70,27 @@ def rollout_id(tuple_id: str, repeat: int) -> str:
 
 def _complete_prefix(path: Path) -> int:
     """Bytes of `path` that hold whole tar members (a killed writer may have left half of one)."""
-    end = 0
+    end, size = 0, path.stat().st_size
     try:
-        with tarfile.open(path, "r") as tar:
+        with tarfile.TarFile(path, "r") as tar:
             for member in tar:
-                end = member.offset_data + -(-member.size // 512) * 512
+                member_end = member.offset_data + -(-member.size // 512) * 512
+                if member_end > size:  # its header made it to disk, not all of its data
+                    break
+                end = member_end
     except (tarfile.ReadError, EOFError, OSError):
         pass
     return end
+
+
+def _drop_partial_line(path: Path) -> None:
+    """Cut a records file back to its last complete line (a kill mid-write leaves half of one)."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
 
 
 class TrajectoryWriter:
@@ -88,6 +101,7 @@ class TrajectoryWriter:
         self.out.mkdir(parents=True, exist_ok=True)
         self.shard_bytes = shard_bytes
         self._lock = threading.Lock()
+        _drop_partial_line(self.out / RECORDS)
         self._records = open(self.out / RECORDS, "a", encoding="utf-8")  # noqa: SIM115 - lives with the writer
         shards = sorted(self.out.glob("screenshots-*.tar"))
         self._index = int(shards[-1].stem.split("-")[1]) if shards else 0
@@ -97,8 +111,12 @@ class TrajectoryWriter:
     def _open_shard(self, *, repair: bool) -> None:
         path = self.out / SHARD.format(self._index)
         if repair and path.exists():
+            end = _complete_prefix(path)
             with open(path, "r+b") as fh:
-                fh.truncate(_complete_prefix(path))
+                fh.truncate(end)
+                if end:  # an end-of-archive marker, which tarfile's append mode looks for
+                    fh.seek(end)
+                    fh.write(b"\0" * 1024)
         self._tar = tarfile.TarFile(path, "a" if path.exists() and path.stat().st_size else "w")
 
     @property

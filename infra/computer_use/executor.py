@@ -32,7 +32,7 @@ from infra.computer_use.actions import (
     Wait,
     parse_action,
 )
-from infra.computer_use.coords import Space, to_screen
+from infra.computer_use.coords import Space, model_extent, to_screen
 from infra.envs.desktop.actions import Click, DragTo, GuiAction, KeyPress, MoveTo, TypeText
 from infra.envs.desktop.actions import Scroll as WheelScroll
 from infra.errors import CuagymError
@@ -88,7 +88,9 @@ def execute_call(screen: Screen, arguments: dict[str, Any], space: Space) -> Exe
     point = None
     if getattr(action, "coordinate", None) is not None:
         point = to_screen(action.coordinate, space, size)
-        if not (0 <= point[0] < size[0] and 0 <= point[1] < size[1]):
+        x_max, y_max = model_extent(space, size)
+        inside = 0 <= action.coordinate[0] <= x_max and 0 <= action.coordinate[1] <= y_max
+        if not inside or not (0 <= point[0] < size[0] and 0 <= point[1] < size[1]):
             return _failed(arguments, f"{action.coordinate} in {space.value} space is off the {size[0]}x{size[1]} "
                            f"screen (pixel {point})", action.action)  # fmt: skip
     cursor = screen.cursor_position()

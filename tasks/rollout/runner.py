@@ -78,13 +78,17 @@ def run_episode(
             timings.screenshot_s += time.monotonic() - t
             member = f"{rid}/step_{model_step:03d}.png"
             screenshots[member] = png
-            reply = policy.step(Observation(step=model_step, screenshot_png=png, screen=screen, last_results=results))
+            reply = policy.step(
+                Observation(step=model_step, screenshot_png=png, screen=screen, last_results=results)
+            )
             timings.policy_s += reply.seconds
             t = time.monotonic()
             executed = execute_calls(desktop, reply.calls, policy.space) if reply.calls else []
             timings.execute_s += time.monotonic() - t
             if reply.errors:
-                executed.append(Executed(action="invalid", raw_action_args={}, ok=False, error="; ".join(reply.errors)))
+                executed.append(
+                    Executed(action="invalid", raw_action_args={}, ok=False, error="; ".join(reply.errors))
+                )
             timings.model_steps += 1
             steps += _records(len(steps), model_step, member, reply.assistant_raw, executed)
             results = [e.model_dump(include={"action", "ok", "error"}) for e in executed]
@@ -105,22 +109,43 @@ def run_episode(
     grade = parse_grade(desktop.run_script(reward_py, name="reward.py"))
     timings.grade_s = time.monotonic() - t
     trajectory = Trajectory(
-        task_id=rid, instruction=spec.instruction, reward=grade.score, terminated=terminated, screen=screen,
-        model=policy.model, steps=steps, tuple_id=spec.id, repeat=repeat, policy=policy.name,
-        coordinate_space=policy.space.value, status=status, seconds=round(time.monotonic() - started, 3),
+        task_id=rid,
+        instruction=spec.instruction,
+        reward=grade.score,
+        terminated=terminated,
+        screen=screen,
+        model=policy.model,
+        steps=steps,
+        tuple_id=spec.id,
+        repeat=repeat,
+        policy=policy.name,
+        coordinate_space=policy.space.value,
+        status=status,
+        seconds=round(time.monotonic() - started, 3),
         reward_error=grade.error,
-    )  # fmt: skip
+    )
     return Episode(trajectory, screenshots, timings)
 
 
-def _records(first: int, model_step: int, member: str, raw: str, executed: list[Executed]) -> list[TrajectoryStep]:
+def _records(
+    first: int, model_step: int, member: str, raw: str, executed: list[Executed]
+) -> list[TrajectoryStep]:
     return [
         TrajectoryStep(
-            step=first + n, model_step=model_step, call=n, screenshot=f"screenshots/step_{model_step:03d}.png",
-            shard="", member=member, cursor_before=e.cursor_before, action=e.action,
-            coordinate_screen=e.coordinate_screen, raw_action_args=e.raw_action_args,
-            assistant_raw=raw if n == 0 else "", ok=e.ok, error=e.error,
-        )  # fmt: skip
+            step=first + n,
+            model_step=model_step,
+            call=n,
+            screenshot=f"screenshots/step_{model_step:03d}.png",
+            shard="",
+            member=member,
+            cursor_before=e.cursor_before,
+            action=e.action,
+            coordinate_screen=e.coordinate_screen,
+            raw_action_args=e.raw_action_args,
+            assistant_raw=raw if n == 0 else "",
+            ok=e.ok,
+            error=e.error,
+        )
         for n, e in enumerate(executed)
     ]
 

@@ -49,8 +49,10 @@ class TeacherScreen:
         deadline = time.monotonic() + timeout_s
         while not check():
             if time.monotonic() > deadline:
-                raise ConfigError(f"the teacher waited {timeout_s:g} s for {what}; windows: {self.windows()}",
-                                  hint="look at the episode's last screenshot")  # fmt: skip
+                raise ConfigError(
+                    f"the teacher waited {timeout_s:g} s for {what}; windows: {self.windows()}",
+                    hint="look at the episode's last screenshot",
+                )
             time.sleep(0.2)
 
 
@@ -61,7 +63,9 @@ class ScriptedPolicy:
 
     def __init__(self, family: Family, *, skip: int | None = None) -> None:
         if family.teacher is None:
-            raise ConfigError(f"family {family.id} has no GUI teacher", hint="define demonstrate(P, screen) in it")
+            raise ConfigError(
+                f"family {family.id} has no GUI teacher", hint="define demonstrate(P, screen) in it"
+            )
         self.family = family
         self.model = f"scripted:{family.id}"
         self.skip = skip
@@ -78,11 +82,17 @@ class ScriptedPolicy:
             batch = self._next()
         except ConfigError as exc:  # the teacher could not find what it looks for: the run fails
             calls = [{"action": "terminate", "status": "failure"}]
-            return PolicyStep(assistant_raw=render_calls(calls, self.fmt), calls=calls, errors=[exc.message],
-                              seconds=time.monotonic() - started)  # fmt: skip
+            return PolicyStep(
+                assistant_raw=render_calls(calls, self.fmt),
+                calls=calls,
+                errors=[exc.message],
+                seconds=time.monotonic() - started,
+            )
         if batch is None:
             batch = [{"action": "terminate", "status": "success"}]
-        return PolicyStep(assistant_raw=render_calls(batch, self.fmt), calls=batch, seconds=time.monotonic() - started)
+        return PolicyStep(
+            assistant_raw=render_calls(batch, self.fmt), calls=batch, seconds=time.monotonic() - started
+        )
 
     def _next(self) -> list[dict] | None:
         while True:
