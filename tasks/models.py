@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -308,6 +309,56 @@ class RetryParams(AgentParams):
     def as_synth(self) -> SynthParams:
         """The synthesis settings a retried tuple runs under (every agent setting carries over)."""
         return SynthParams(count=1, **self.model_dump(include=set(AgentParams.model_fields)))
+
+
+class RolloutParams(BaseModel):
+    """Parameters of the rollout flow (`cuagym rollout`, the `rollout` deployment): which tuples,
+    which policy, how many episodes each."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    bundles: list[str] = Field(
+        default_factory=list, description="bundle dirs (empty: select from the warehouse)"
+    )
+    task_ids: list[str] = Field(default_factory=list, description="exact tuple ids")
+    app: str | None = Field(default=None, description="only tuples touching this app")
+    family: str | None = Field(default=None, description="only this family")
+    run_id: str | None = Field(default=None, description="only tuples of this synthesis run")
+    status: TupleStatus = Field(default=TupleStatus.EXPORTED, description="tuples in this status")
+    limit: int | None = Field(default=None, ge=1, le=1_000_000)
+    policy: Literal["scripted", "llm"] = Field(default="scripted", description="GUI teacher or an LLM")
+    k: int = Field(default=1, ge=1, le=64, description="episodes per tuple")
+    max_steps: int = Field(default=80, ge=1, le=500, description="model steps per episode")
+    workers: int = Field(default=1, ge=1, le=16, description="desktops side by side")
+    out: str | None = Field(default=None, description="dataset dir (default output/rollouts)")
+    model: str | None = Field(default=None, description="litellm model of the llm policy")
+    api_base: str | None = Field(default=None, description="OpenAI-compatible base URL (vLLM, SGLang)")
+    model_family: str = Field(default="qwen3.5", description="tool-call format and coordinate space")
+    temperature: float = Field(default=0.7, ge=0.0, le=2.0)
+    max_tokens: int = Field(default=3072, ge=16, le=65_536)
+
+
+class RolloutOutcome(BaseModel):
+    rollout_id: str
+    tuple_id: str
+    family: str
+    reward: float | None
+    model_steps: int = 0
+    seconds: float = 0.0
+    resumed: bool = False
+    error: str | None = None
+
+
+class RolloutSummary(BaseModel):
+    run_id: str
+    dataset: str
+    outcomes: list[RolloutOutcome] = Field(default_factory=list)
+    skipped: list[tuple[str, str]] = Field(default_factory=list)  # (tuple, why)
+    seconds: float = 0.0
+
+    @property
+    def solved(self) -> int:
+        return sum(o.reward == 1.0 for o in self.outcomes)
 
 
 class TupleOutcome(BaseModel):

@@ -160,3 +160,66 @@ def test_a_second_writer_waits_then_gets_a_clear_error(tmp_path):
 def test_querying_a_missing_warehouse_says_what_to_run(tmp_path):
     with pytest.raises(WarehouseError, match="no warehouse"):
         run_query(Path(tmp_path / "nothing.duckdb"), "SELECT 1")
+
+
+def _rollout(
+    tuple_id: str, repeat: int, reward: float | None, *, family="calc.a", app="calc", steps=3
+) -> dict:
+    return {
+        "rollout_id": f"{tuple_id}__r{repeat}",
+        "model": "m",
+        "tuple_id": tuple_id,
+        "family": family,
+        "app": app,
+        "repeat": repeat,
+        "run_id": "rollouts-1",
+        "policy": "llm",
+        "coordinate_space": "relative",
+        "reward": reward,
+        "reward_error": None if reward is not None else "no score",
+        "terminated": reward is not None,
+        "status": "success" if reward == 1.0 else None,
+        "model_steps": steps,
+        "calls": steps,
+        "failed_calls": 1,
+        "seconds": 1.0,
+        "overhead_s": 0.05,
+        "dataset": "d",
+    }
+
+
+def _steps(n: int) -> list[dict]:
+    return [
+        {"step": i, "model_step": i, "action": "left_click", "ok": i > 0, "error": None, "x": 1, "y": 2}
+        for i in range(n)
+    ]
+
+
+def test_rollout_views_count_success_pass_at_k_and_null_rewards(tmp_path):
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    warehouse.start_rollout_run("rollouts-1", {"k": 3})
+    # tuple a: 1 of 3 solved; tuple b (another family and app): none solved, one unscored
+    for repeat, reward in enumerate([1.0, 0.5, 0.0]):
+        warehouse.save_rollout(_rollout("a", repeat, reward), _steps(3))
+    for repeat, reward in enumerate([0.0, None, 0.25]):
+        warehouse.save_rollout(_rollout("b", repeat, reward, family="chat.b", app="chat", steps=5), _steps(5))
+    warehouse.save_rollout(_rollout("a", 2, 0.0, steps=2), _steps(2))  # saved again: replaced, not added
+    path = tmp_path / "w.duckdb"
+    by_tuple = run_query(
+        path, "SELECT tuple_id, k, successes, pass_at_k, null_rewards FROM rollout_by_tuple ORDER BY 1"
+    )
+    assert by_tuple.rows == [("a", 3, 1, 1, 0), ("b", 3, 0, 0, 1)]
+    (a,) = run_query(
+        path, "SELECT success_rate, mean_reward FROM rollout_by_family WHERE family = 'calc.a'"
+    ).rows
+    assert a == (pytest.approx(1 / 3), pytest.approx(0.5))
+    apps = run_query(path, "SELECT app, pass_at_k FROM rollout_by_app ORDER BY 1").rows
+    assert apps == [("calc", 1.0), ("chat", 0.0)]
+    buckets = dict(run_query(path, "SELECT bucket, rollouts FROM rollout_rewards").rows)
+    assert buckets == {"1.0": 1, "0.0": 2, "0.4-0.6": 1, "0.2-0.4": 1, "null": 1}
+    assert run_query(path, "SELECT null_rate FROM rollout_null_rewards").rows == [(pytest.approx(1 / 6),)]
+    assert run_query(path, "SELECT count(*) FROM rollout_steps WHERE rollout_id = 'a__r2'").rows == [(2,)]
+    (lengths,) = run_query(
+        path, "SELECT max_steps, terminated_share FROM rollout_steps_per_episode WHERE family = 'chat.b'"
+    ).rows
+    assert lengths == (5, pytest.approx(2 / 3))

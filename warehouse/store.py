@@ -350,6 +350,52 @@ class Warehouse:
 
     # --- readers' copies -------------------------------------------------------------------------
 
+    # --- rollouts ---------------------------------------------------------------------------------
+
+    def start_rollout_run(self, run_id: str, params: dict) -> None:
+        with self._write() as con:
+            con.execute(
+                sql("start_rollout_run"), {"run_id": run_id, "started_at": _now(), "params": _json(params)}
+            )
+
+    def finish_rollout_run(self, run_id: str, summary: dict) -> None:
+        with self._write() as con:
+            con.execute(
+                sql("finish_rollout_run"),
+                {"run_id": run_id, "finished_at": _now(), "summary": _json(summary)},
+            )
+
+    def save_rollout(self, row: dict, steps: Sequence[dict]) -> None:
+        """One finished rollout and its steps, atomically (a resumed run skips it afterwards); saving
+        the same rollout again replaces it, steps included."""
+        with self._write() as con:
+            con.execute(sql("insert_rollout"), row | {"created_at": _now()})
+            con.execute(sql("delete_rollout_steps"), {"rollout_id": row["rollout_id"], "model": row["model"]})
+            for step in steps:
+                con.execute(
+                    sql("insert_rollout_step"),
+                    {"rollout_id": row["rollout_id"], "model": row["model"]} | step,
+                )
+
+    def done_rollouts(self, model: str) -> set[str]:
+        return {r["rollout_id"] for r in self._rows("done_rollouts", {"model": model})}
+
+    def rollout_candidates(self, **filters) -> list[dict]:
+        """Exported tuples matching `cuagym rollout`'s filters (status, ids, app, family, run_id, limit)."""
+        params = {
+            "status": None,
+            "ids": None,
+            "app": None,
+            "family": None,
+            "run_id": None,
+            "limit": None,
+        } | filters
+        return self._rows("rollout_candidates", params)
+
+    def set_teacher(self, task_id: str, teacher: str) -> None:
+        with self._write() as con:
+            con.execute(sql("set_teacher"), {"task_id": task_id, "teacher": teacher, "now": _now()})
+
     def export_parquet(self, target: Path) -> int:
         """Write every tuple (spec, status, final scripts) to `target` atomically; returns the row count."""
         target.parent.mkdir(parents=True, exist_ok=True)

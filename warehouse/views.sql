@@ -142,3 +142,46 @@ CREATE OR REPLACE VIEW surviving_mutants AS
 SELECT m.task_id, s.family, m.attempt, m.round, m.mutant_id, m.kind, m.unit_kind, m.path, m.what
 FROM mutants m JOIN specs s USING (task_id)
 WHERE m.outcome = 'survived';
+
+-- Rollouts per tuple and model: success (reward 1.0) rate, pass@k (k = the tuple's rollouts: did
+-- any succeed?), mean reward over scored rollouts, and how many the grader could not score.
+CREATE OR REPLACE VIEW rollout_by_tuple AS
+SELECT r.tuple_id, r.family, r.app, r.model, r.policy, count(*) AS k,
+       count(*) FILTER (WHERE r.reward = 1.0) AS successes,
+       count(*) FILTER (WHERE r.reward = 1.0) / count(*) AS success_rate,
+       (count(*) FILTER (WHERE r.reward = 1.0) > 0)::INTEGER AS pass_at_k,
+       avg(r.reward) AS mean_reward, count(*) FILTER (WHERE r.reward IS NULL) AS null_rewards,
+       avg(r.model_steps) AS mean_steps
+FROM rollouts r
+GROUP BY ALL;
+
+CREATE OR REPLACE VIEW rollout_by_family AS
+SELECT family, model, count(*) AS tuples, sum(k) AS rollouts, sum(successes) / sum(k) AS success_rate,
+       avg(pass_at_k) AS pass_at_k, avg(mean_reward) AS mean_reward, sum(null_rewards) AS null_rewards,
+       avg(mean_steps) AS mean_steps
+FROM rollout_by_tuple GROUP BY ALL;
+
+CREATE OR REPLACE VIEW rollout_by_app AS
+SELECT app, model, count(*) AS tuples, sum(k) AS rollouts, sum(successes) / sum(k) AS success_rate,
+       avg(pass_at_k) AS pass_at_k, avg(mean_reward) AS mean_reward, sum(null_rewards) AS null_rewards
+FROM rollout_by_tuple GROUP BY ALL;
+
+-- Episode lengths and how they ended, per model and family.
+CREATE OR REPLACE VIEW rollout_steps_per_episode AS
+SELECT r.model, r.family, count(*) AS rollouts, avg(r.model_steps) AS mean_steps,
+       median(r.model_steps) AS median_steps, max(r.model_steps) AS max_steps,
+       avg(r.terminated::INTEGER) AS terminated_share, avg(r.failed_calls / greatest(r.calls, 1)) AS failed_call_share
+FROM rollouts r
+GROUP BY ALL;
+
+-- Reward histogram per model (NULL is its own bucket: the grader gave no score).
+CREATE OR REPLACE VIEW rollout_rewards AS
+SELECT model, CASE WHEN reward IS NULL THEN 'null' WHEN reward = 1.0 THEN '1.0'
+                   WHEN reward = 0.0 THEN '0.0' ELSE printf('%.1f-%.1f', floor(reward * 5) / 5, floor(reward * 5) / 5 + 0.2) END AS bucket,
+       count(*) AS rollouts
+FROM rollouts GROUP BY ALL;
+
+CREATE OR REPLACE VIEW rollout_null_rewards AS
+SELECT model, count(*) AS rollouts, count(*) FILTER (WHERE reward IS NULL) AS null_rewards,
+       count(*) FILTER (WHERE reward IS NULL) / count(*) AS null_rate
+FROM rollouts GROUP BY ALL;

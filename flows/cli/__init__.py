@@ -12,6 +12,7 @@ from flows.cli.desktop import desktop
 from flows.cli.env import env
 from flows.cli.hub import hub
 from flows.cli.report import report
+from flows.cli.rollout import rollout
 from flows.cli.setup import setup
 from flows.cli.synth import retry, serve, synth
 from infra.library_env import apply_library_defaults
@@ -30,5 +31,5 @@ def main(verbose: int) -> None:
     configure_logging(verbose)
 
 
-for command in (setup, synth, retry, serve, env, hub, sql, verify, scan, export, report, desktop):
+for command in (setup, synth, retry, serve, rollout, env, hub, sql, verify, scan, export, report, desktop):
     main.add_command(command)

@@ -118,7 +118,7 @@ def synth(
         corruption_mutants=corruption_mutants,
         **llm,
     )
-    summary = _with_progress(lambda: synthesis_flow(params))
+    summary = with_progress(lambda: synthesis_flow(params))
     print_summary(summary)
     exit_if_failed(summary)
 
@@ -147,10 +147,10 @@ def exit_if_failed(summary) -> None:
         sys.exit(1)
 
 
-def _with_progress(run):
+def with_progress(run, label: str = "tuples"):
     """Run a flow while a rich bar follows its `tasks.progress` events."""
     progress = Progress(
-        TextColumn("[bold]tuples"),
+        TextColumn(f"[bold]{label}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -252,7 +252,7 @@ def retry(ctx, ids, status, reason, app, limit, backend, workers, mutants, corru
         corruption_mutants=corruption_mutants,
         **llm,
     )
-    summary = _with_progress(lambda: retry_flow(params))
+    summary = with_progress(lambda: retry_flow(params))
     print_summary(summary)
     exit_if_failed(summary)
 

@@ -11,8 +11,11 @@ that missed a step from a full one.
 
 from __future__ import annotations
 
+import ast
 import time
-from collections.abc import Iterator
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from infra.computer_use.coords import Space
@@ -21,6 +24,42 @@ from infra.errors import ConfigError
 from skills.kit import Family
 from skills.kit.vocabulary import TaskSpec
 from tasks.rollout.policy import Observation, PolicyStep
+
+_CP = "{https://accessibility.ubuntu.example.org/ns/component}"  # infra/desktop_server/a11y.py
+
+
+@dataclass(frozen=True)
+class Element:
+    """An on-screen accessible node: its role (the tag), name, text and box in screen pixels."""
+
+    role: str
+    name: str
+    text: str
+    x: int
+    y: int
+    w: int
+    h: int
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return self.x + self.w // 2, self.y + self.h // 2
+
+
+def parse_elements(tree_xml: str, screen: tuple[int, int]) -> list[Element]:
+    """Every node of an accessibility tree (GET /accessibility) with a non-empty box whose centre is
+    on the screen, in document order."""
+    root = ET.fromstring(tree_xml)
+    found = []
+    for node in root.iter():
+        coord, size = node.get(f"{_CP}screencoord"), node.get(f"{_CP}size")
+        if not (coord and size):
+            continue
+        (x, y), (w, h) = ast.literal_eval(coord), ast.literal_eval(size)
+        element = Element(node.tag, node.get("name") or "", (node.text or "").strip(), x, y, w, h)
+        cx, cy = element.center
+        if w > 0 and h > 0 and 0 <= cx < screen[0] and 0 <= cy < screen[1]:
+            found.append(element)
+    return found
 
 
 class TeacherScreen:
@@ -43,6 +82,26 @@ class TeacherScreen:
 
     def accessibility_tree(self) -> str:
         return self._desktop.client.accessibility_tree()
+
+    def elements(self, match: Callable[[Element], bool] | None = None) -> list[Element]:
+        """The on-screen accessible nodes (those `match` accepts), read from the tree now."""
+        found = parse_elements(self.accessibility_tree(), self.size())
+        return [e for e in found if match is None or match(e)]
+
+    def find(
+        self,
+        match: Callable[[Element], bool],
+        *,
+        what: str,
+        timeout_s: float = 30.0,
+    ) -> Element:
+        """The first on-screen node `match` accepts, polling until one shows; ConfigError naming `what`
+        on timeout (the teacher's run then fails, never a wrong click)."""
+        found: list[Element] = []
+        self.wait_until(
+            lambda: bool(found.extend(self.elements(match)) or found), timeout_s=timeout_s, what=what
+        )
+        return found[0]
 
     def wait_until(self, check, *, timeout_s: float = 60.0, what: str = "the screen") -> None:
         """Poll `check()` (no action is sent) until it holds; ConfigError naming `what` on timeout."""

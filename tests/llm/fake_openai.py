@@ -9,6 +9,7 @@ Script items:
     Reply(content=…, tool_calls=[("name", {args} or "raw json text")], finish_reason=…)
     Status(500) / Status(429, headers={"retry-after": "0"})   an HTTP error body
     Hang(seconds)                                            sleep before answering (timeouts)
+    Raw({...}, code=200)                                     this JSON body as it is (malformed replies)
 An exhausted queue answers 418 with a message, so a test that under-scripts fails loudly.
 """
 
@@ -44,6 +45,12 @@ class Status:
 class Hang:
     seconds: float
     then: Reply | None = None
+
+
+@dataclass
+class Raw:
+    payload: dict[str, Any]
+    code: int = 200
 
 
 def _count_tokens(messages: list[dict], text: str | None = None) -> int:
@@ -87,7 +94,7 @@ class FakeOpenAI:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
-    def script(self, model: str, *items: Reply | Status | Hang) -> None:
+    def script(self, model: str, *items: Reply | Status | Hang | Raw) -> None:
         """Queue replies for requests whose `model` is `model` (the name after the provider prefix)."""
         with self._lock:
             self.queues[model].extend(items)
@@ -114,6 +121,8 @@ class FakeOpenAI:
             if item.then is None:
                 return self._send(handler, 504, {"error": {"message": "hung"}})
             item = item.then
+        if isinstance(item, Raw):
+            return self._send(handler, item.code, item.payload)
         if isinstance(item, Status):
             return self._send(
                 handler, item.code, {"error": {"message": item.message, "type": "server_error"}}, item.headers

@@ -1,9 +1,71 @@
-"""Rollout tests run real desktops; they reuse the desktop fixtures."""
+"""Rollout tests run real desktops; they reuse the desktop fixtures.
 
-from tests.desktop.conftest import (  # noqa: F401 - fixtures, found by name
-    desktop,
-    desktop_provider,
-    desktop_python,
-    export_bundle,
-    families,
-)
+`teach(...)` is one scripted-teacher episode of a family instance, start to finish the way the
+rollout flow runs one: a real exported bundle, a fresh desktop (with a hub session for web apps) set
+up from its config.json, the teacher driving the GUI, the bundle's reward.py grading the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from infra.envs.base import EnvRole
+from infra.envs.desktop import DesktopProvider
+from tasks.rollout.runner import Episode, run_episode
+from tasks.rollout.scripted import ScriptedPolicy
+from tests.desktop import conftest as desktop_fixtures
+from tests.desktop.conftest import export_bundle, save_screenshot
+
+# The desktop fixtures, found by name.
+desktop = desktop_fixtures.desktop
+desktop_provider = desktop_fixtures.desktop_provider
+desktop_python = desktop_fixtures.desktop_python
+families = desktop_fixtures.families
+
+
+@pytest.fixture
+def rollout_provider(tmp_path: Path, desktop_python: Path, hub_route) -> DesktopProvider:
+    """Desktops that can show web apps too (the session's hub)."""
+    return DesktopProvider(tmp_path / "desktops", desktop_python, hub=hub_route)
+
+
+@dataclass
+class Taught:
+    episode: Episode
+    written: dict[str, bytes] = field(default_factory=dict)  # home files as the episode left them
+    web_state: dict | None = None  # each web app's /go answer as the episode left it
+
+    @property
+    def reward(self) -> float | None:
+        return self.episode.trajectory.reward
+
+
+def teach(provider: DesktopProvider, families, out: Path, family_id: str, seed: int, **policy) -> Taught:
+    """One teacher episode on `family_id` at `seed`; the last screenshot goes to
+    var/screenshots/desktop-teacher-<family>-<seed>.png for people to look at."""
+    bundle = export_bundle(families, family_id, seed, out / "final")
+    spec = families[family_id].instantiate(seed)
+    desktop = provider.provision(spec.id, EnvRole.ROLLOUT, apps=spec.apps)
+    taught = Taught(episode=None)  # type: ignore[arg-type]
+
+    def keep_state(env) -> None:
+        view = env.state_view()
+        taught.written = {e.path: env.read_file(e.path) for e in view.files if e.kind == "file"}
+        taught.web_state = view.app_state
+        save_screenshot(env, f"teacher-{family_id}-{seed}")
+
+    try:
+        desktop.setup_from_config(bundle / "config.json", timeout_s=240)
+        taught.episode = run_episode(
+            desktop,
+            spec,
+            (bundle / "reward.py").read_text(),
+            ScriptedPolicy(families[family_id], **policy),
+            before_grading=keep_state,
+        )
+    finally:
+        desktop.close()
+    return taught

@@ -12,6 +12,15 @@ Reset never boots a VM: it ends the sandbox, restores the home from the env's in
 state at provision, or what `mark_initial()` recorded after a task's setup) and starts a fresh one.
 The token and the TCP port survive resets, so a controller holding them keeps working.
 
+Web apps: a desktop provisioned with `apps` that include hub apps (chat, tracker, store, mail), from a
+provider given `hub=HubRoute(...)`, gets its own random hub session (`env.sid`) and, for as long as it
+lives, the forwarder from the guest's 127.0.0.1:8400 to the hub's socket (the sandbox's network stays
+otherwise empty). Every process of the desktop sees `CUAGYM_HUB_URL` and `CUAGYM_SID`, so a web
+task's scripts — and OSWorld's `execute` steps running them — work unchanged, as in `local`.
+`open_web_app(app)` shows an app full-screen in Chromium (infra/envs/desktop/browser.py);
+`setup_from_config` does so for a bundle whose related apps are web apps. Each snapshot (the initial
+one included) records the session's hub state next to the home, and a reset puts it back.
+
 Example:
     >>> provider = DesktopProvider(Path("var/desktops"), Path("var/desktop-venv"))
     >>> with provider.provision("t1", EnvRole.ROLLOUT) as env:
@@ -22,26 +31,40 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shutil
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from infra.desktop_venv import require_desktop_python
 from infra.envs.base import Capability, Env, EnvProvider, EnvRole, ScriptResult, Snapshot, StateView
 from infra.envs.desktop.actions import GuiAction, xdotool_args
+from infra.envs.desktop.browser import chromium_command, chromium_installed, rendered_title
 from infra.envs.desktop.client import CommandTimeout, DesktopClient
 from infra.envs.desktop.forward import TcpForwarder
 from infra.envs.desktop.sandbox import (
+    GUEST_HUB_URL,
     GUEST_SCRIPTS,
+    GUEST_SERVER_ROOT,
     DesktopConfig,
     DesktopMemory,
     DesktopSandbox,
     check_programs,
     new_token,
 )
-from infra.envs.desktop.setup import load_task, run_setup, task_documents
+from infra.envs.desktop.setup import (
+    TERMINAL_COMMAND,
+    TERMINAL_TITLE,
+    DesktopSetupError,
+    OsworldTask,
+    load_task,
+    run_setup,
+    task_documents,
+    task_terminal,
+)
 from infra.envs.home import (
     MAX_STATE_ENTRIES,
     copy_home,
@@ -51,12 +74,20 @@ from infra.envs.home import (
     staged_script,
     walk_state,
 )
-from infra.errors import DesktopError
+from infra.envs.local import WEB_APPS, HubRoute
+from infra.errors import DesktopError, EnvError
 from infra.sandbox import EXIT_TIMEOUT, Limits, prepare_home
 
 log = logging.getLogger(__name__)
 
 OSWORLD_USER = "cuagym"  # any name works: the server checks only the password (the token)
+BROWSER_APP = "chrome"  # what a bundle's config.json names its web apps in related_apps (tasks/export.py)
+# Run in the guest after a window is up: the in-guest server's own paint-settling rule (settle.py).
+_SETTLE = (
+    f"import sys, time; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); import mss; "
+    "from desktop_server.settle import wait_until_painted; "
+    "sys.exit(0 if wait_until_painted(mss.MSS(display=':0'), time.monotonic() + float(sys.argv[1])) else 1)"
+)
 
 
 class DesktopEnv(Env):
@@ -71,7 +102,13 @@ class DesktopEnv(Env):
     )
 
     def __init__(
-        self, provider: DesktopProvider, env_id: str, task_id: str, role: EnvRole, root: Path
+        self,
+        provider: DesktopProvider,
+        env_id: str,
+        task_id: str,
+        role: EnvRole,
+        root: Path,
+        web_apps: Sequence[str] = (),
     ) -> None:
         super().__init__(env_id, task_id, role)
         self.provider = provider
@@ -82,6 +119,13 @@ class DesktopEnv(Env):
         self.token = new_token()
         self.apps: tuple[str, ...] = ()
         self.documents: list[str] = []  # opened by setup_from_config; reset() reopens them
+        self.terminal = False  # setup_from_config opened a terminal; reset(reopen=True) opens it again
+        self.web_apps = tuple(web_apps)
+        # One hub session per env (initial and golden envs never share web state), named at random:
+        # scripts read it from CUAGYM_SID, so it must not say which env it belongs to. It survives resets.
+        self.sid: str | None = uuid.uuid4().hex if self.web_apps else None
+        self.web_pages: list[str] = []  # web apps shown in the browser; reset(reopen=True) shows them again
+        self._web_states: dict[str, dict[str, dict] | None] = {}  # snapshot ref -> hub state recorded with it
         self._snapshots = 0
         self._initial: Snapshot | None = None
         self._sandbox: DesktopSandbox | None = None
@@ -104,6 +148,8 @@ class DesktopEnv(Env):
             log_path=self.log_path,
             config=self.provider.config,
             token=self.token,
+            hub_socket=self.provider.hub.uds if self.web_apps and self.provider.hub else None,
+            env=self.hub_env(),
         )
         self._sandbox.launch()
 
@@ -131,8 +177,9 @@ class DesktopEnv(Env):
             self._sandbox = None
 
     def reset(self, snapshot: Snapshot | None = None, *, reopen: bool = False) -> float:
-        """A fresh desktop over the initial state (or `snapshot`); with `reopen`, the documents the
-        task's setup opened are opened again (the state an agent starts from). Returns seconds taken."""
+        """A fresh desktop over the initial state (or `snapshot`), its hub session put back to the state
+        recorded with it; with `reopen`, the web apps and documents the task's setup opened are opened
+        again (the state an agent starts from). Returns seconds taken."""
         self._check_open()
         started = time.monotonic()
         self._stop()
@@ -140,9 +187,15 @@ class DesktopEnv(Env):
         if target is not None:
             shutil.rmtree(self.home, ignore_errors=True)
             copy_home(Path(target.ref), self.home)
+            if target.ref in self._web_states:
+                self._restore_web_state(self._web_states[target.ref])
         self.start()
+        for app in self.web_pages if reopen else []:
+            self.open_web_app(app)
         for document in self.documents if reopen else []:
             self.open_file(document)
+        if reopen and self.terminal:
+            self.open_terminal()
         return time.monotonic() - started
 
     def mark_initial(self) -> Snapshot:
@@ -210,7 +263,11 @@ class DesktopEnv(Env):
         files, truncated = walk_state(self.home)
         if truncated:
             log.warning("state view of %s truncated at %d entries", self.id, MAX_STATE_ENTRIES)
-        return StateView(env_id=self.id, role=self.role, files=files)
+        app_state = None
+        if self.web_apps:  # each web app's {initial_state, current_state, state_diff}, as `local` gives
+            with self._hub() as hub:
+                app_state = {app: self._hub_get(hub, app, "go") for app in self.web_apps}
+        return StateView(env_id=self.id, role=self.role, files=files, app_state=app_state)
 
     def read_file(self, path: str, *, max_bytes: int = 16 * 1024 * 1024) -> bytes:
         self._check_open()
@@ -221,6 +278,8 @@ class DesktopEnv(Env):
         self._snapshots += 1
         target = self.root / "snapshots" / str(self._snapshots)
         copy_home(self.home, target)
+        if self.web_apps:
+            self._web_states[str(target)] = self._web_state()
         return Snapshot(env_id=self.id, ref=str(target))
 
     def restore(self, snapshot: Snapshot) -> None:
@@ -284,18 +343,150 @@ class DesktopEnv(Env):
         """Open a guest file in its app; returns once the app's window is up and active."""
         self.client.open_file(guest_path, timeout_s=timeout_s)
 
+    def open_terminal(self, *, timeout_s: float = 60.0) -> str:
+        """Show a terminal (xterm running bash at the home, maximised and focused); returns once it
+        has painted, with its window title. What a files or VS Code task starts from here."""
+        if shutil.which(TERMINAL_COMMAND[0]) is None:
+            raise DesktopError(
+                "xterm is not installed, so the desktop cannot show a terminal",
+                hint="run `make setup` (infra/setup/apt-packages.txt lists xterm)",
+            )
+        self.client.launch(list(TERMINAL_COMMAND))
+        title = self.wait_for_window(TERMINAL_TITLE, timeout_s=timeout_s)
+        with contextlib.suppress(DesktopError):
+            self.client.activate_window(title, strict=True)
+        self.client.execute(["python3", "-c", _SETTLE, "20"], timeout_s=60)
+        return title
+
     def setup_from_config(
         self, config_path: Path, *, open_documents: bool = True, timeout_s: float = 300.0
     ) -> list[str]:
-        """Run a vanilla OSWorld config.json's setup steps (paths relative to its folder), then open
-        the task's documents in their apps; returns the guest paths opened."""
+        """Run a vanilla OSWorld config.json's setup steps (paths relative to its folder), then show
+        the task's web apps in the browser (when its related apps are web apps) and open its documents
+        in their apps, the documents last (on top) — or, for a task worked from a terminal (files, VS
+        Code) with neither, a terminal; returns the URLs, then the guest paths, opened."""
         task = load_task(config_path)
+        pages = self._task_web_apps(task) if open_documents else []  # checked before setup runs
         run_setup(self.client, task, config_path.parent, step_timeout_s=timeout_s)
         documents = task_documents(self.home, task.related_apps) if open_documents else []
+        for app in pages:
+            self.open_web_app(app, timeout_s=timeout_s)
         for document in documents:
             self.open_file(document, timeout_s=timeout_s)
-        self.documents = documents
-        return documents
+        self.web_pages, self.documents = pages, documents
+        self.terminal = open_documents and not (pages or documents) and task_terminal(task.related_apps)
+        if self.terminal:  # a files or VS Code task: nothing to open, but the agent needs a window
+            self.open_terminal(timeout_s=timeout_s)
+        return [*(self.web_app_url(app) for app in pages), *documents]
+
+    def _task_web_apps(self, task: OsworldTask) -> list[str]:
+        if BROWSER_APP not in task.related_apps:
+            return []
+        if not self.web_apps:
+            raise DesktopSetupError(
+                f"task {task.id} runs in the browser on a hub session, and desktop {self.id} has none",
+                hint="provision it with the task's apps (provision(..., apps=spec.apps)) from a "
+                "DesktopProvider(hub=HubRoute(...))",
+            )
+        return list(self.web_apps)
+
+    # --- web apps -----------------------------------------------------------------------------------
+
+    def hub_env(self) -> dict[str, str]:
+        """What a web task's scripts read to reach the hub (empty for a desktop without web apps)."""
+        if not self.web_apps:
+            return {}
+        assert self.sid is not None
+        return {"CUAGYM_HUB_URL": GUEST_HUB_URL, "CUAGYM_SID": self.sid}
+
+    def web_app_url(self, app: str) -> str:
+        """The guest URL of one of this desktop's web apps, on its own hub session."""
+        if app not in self.web_apps:
+            raise DesktopError(
+                f"{app!r} is not a web app of desktop {self.id} (it has {list(self.web_apps) or 'none'})",
+                hint="provision the desktop with the app in `apps`, from a DesktopProvider(hub=...)",
+            )
+        return f"{GUEST_HUB_URL}/{app}/?sid={self.sid}"
+
+    def open_web_app(self, app: str, *, timeout_s: float = 60.0) -> str:
+        """Show `app` full-screen in Chromium (kiosk: no address bar, tabs or infobars) on this
+        desktop's hub session; returns once the app has rendered its state and the screen has
+        settled, with the browser window's title ("… - Team Chat - Chromium")."""
+        url = self.web_app_url(app)
+        if not chromium_installed():
+            raise DesktopError(
+                "Chromium is not installed, so the desktop cannot show web apps",
+                hint="run `make setup` (infra/setup/apt-packages.txt lists chromium)",
+            )
+        self.client.launch(chromium_command(url, accessibility=self.provider.config.accessibility))
+        deadline = time.monotonic() + timeout_s
+        while (title := rendered_title(self.window_titles(), app)) is None:
+            if time.monotonic() > deadline:
+                raise DesktopError(
+                    f"{app} did not render in Chromium within {timeout_s:g} s; on screen: {self.window_titles()}",
+                    hint=f"check that the hub serves {app} (GET /{app}/ on its socket); see {self.log_path}",
+                )
+            time.sleep(0.2)
+        with contextlib.suppress(DesktopError):  # the app may have retitled it meanwhile (it has the focus)
+            self.client.activate_window(title, strict=True)
+        self.client.execute(["python3", "-c", _SETTLE, "20"], timeout_s=60)
+        if app not in self.web_pages:
+            self.web_pages.append(app)
+        return title
+
+    def _hub(self):
+        hub = self.provider.hub
+        assert hub is not None, "a desktop with web apps always has a hub route"
+        return hub.client(timeout_s=30.0)
+
+    def _hub_get(self, hub, app: str, endpoint: str) -> dict:
+        return self._hub_call(hub, "GET", app, endpoint)
+
+    def _hub_call(self, hub, method: str, app: str, endpoint: str, body: dict | None = None) -> dict:
+        import httpx
+
+        try:
+            response = hub.request(method, f"/{app}/{endpoint}", params={"sid": self.sid}, json=body)
+        except httpx.HTTPError as exc:
+            raise DesktopError(
+                f"cannot reach the hub for {app} of desktop {self.id}: {exc}",
+                hint="the hub process may have stopped; start it again (HubProcess) and reset the desktop",
+            ) from None
+        if response.status_code != 200:
+            raise DesktopError(
+                f"{method} /{app}/{endpoint} answered {response.status_code}: {response.text[:400]}",
+                hint="see the hub's log (hub.log in its data dir)",
+            )
+        return response.json()
+
+    def _web_state(self) -> dict[str, dict]:
+        """Each web app's session state now: baseline and current, and whether it was ever set."""
+        states = {}
+        with self._hub() as hub:
+            for app in self.web_apps:
+                stored = self._hub_get(hub, app, "state")
+                go = self._hub_get(hub, app, "go")
+                states[app] = {
+                    "set": bool(stored.get("has_custom_state")),
+                    "baseline": go["initial_state"],
+                    "current": go["current_state"],
+                }
+        return states
+
+    def _restore_web_state(self, states: dict[str, dict] | None) -> None:
+        """Put each web app's session back to `states` (from `_web_state`): its baseline with `set`
+        (idempotent: the hub merges it with the app's defaults, which it already holds), then its
+        current state when that differed. A session never set then and never set since is left be."""
+        if not states:
+            return
+        with self._hub() as hub:
+            for app, saved in states.items():
+                if not saved["set"] and not self._hub_get(hub, app, "state").get("has_custom_state"):
+                    continue
+                self._hub_call(hub, "POST", app, "post", {"action": "set", "state": saved["baseline"]})
+                if saved["current"] != saved["baseline"]:
+                    body = {"action": "set_current", "state": saved["current"]}
+                    self._hub_call(hub, "POST", app, "post", body)
 
     def pids(self) -> list[int]:
         """Host pids of the desktop's processes (X server, window manager, apps, the server)."""
@@ -331,6 +522,7 @@ class DesktopProvider(EnvProvider):
         config: DesktopConfig | None = None,
         script_limits: Limits | None = None,
         keep: bool = False,
+        hub: HubRoute | None = None,
     ) -> None:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
@@ -339,12 +531,29 @@ class DesktopProvider(EnvProvider):
         self.config = config or DesktopConfig()
         self.script_limits = script_limits or Limits()
         self.keep = keep
+        self.hub = hub  # how desktops with web apps reach the hub (its socket, bound into each)
+
+    def _web_apps(self, task_id: str, apps: Sequence[str]) -> list[str]:
+        wanted = [app for app in apps if app in WEB_APPS]
+        if wanted and self.hub is None:
+            raise EnvError(
+                f"task {task_id} needs the hub for {wanted}",
+                hint="start one (HubProcess) and pass DesktopProvider(hub=HubRoute(...))",
+            )
+        missing = [app for app in wanted if self.hub is not None and app not in self.hub.apps]
+        if missing:
+            raise EnvError(
+                f"task {task_id} needs {missing}, which the hub does not serve",
+                hint="start the hub with every app (HubProcess without `apps`)",
+            )
+        return wanted
 
     def _new_env(
         self, task_id: str, role: EnvRole, from_snapshot: Snapshot | None, apps: Sequence[str]
     ) -> DesktopEnv:
         env_id = new_env_id()
-        env = DesktopEnv(self, env_id, task_id, role, self.root / dir_safe(task_id) / env_id)
+        root = self.root / dir_safe(task_id) / env_id
+        env = DesktopEnv(self, env_id, task_id, role, root, self._web_apps(task_id, apps))
         env.apps = tuple(apps)
         if from_snapshot is not None:
             shutil.rmtree(env.home)
@@ -356,7 +565,8 @@ class DesktopProvider(EnvProvider):
         self, task_id: str, role: EnvRole, *, from_snapshot: Snapshot | None = None, apps: Sequence[str] = ()
     ) -> DesktopEnv:
         """A running desktop for (task, role) over `from_snapshot` (else an empty home). Apps start on
-        demand (`open_file`, `setup_from_config`), once the task's files exist; `apps` is recorded."""
+        demand (`open_file`, `open_web_app`, `setup_from_config`), once the task's files exist; web apps
+        in `apps` give the desktop a hub session and its route (EnvError without a hub)."""
         env = self._new_env(task_id, role, from_snapshot, apps)
         try:
             env.start()
@@ -365,9 +575,11 @@ class DesktopProvider(EnvProvider):
             raise
         return env
 
-    def provision_many(self, task_id: str, role: EnvRole, count: int) -> list[DesktopEnv]:
+    def provision_many(
+        self, task_id: str, role: EnvRole, count: int, *, apps: Sequence[str] = ()
+    ) -> list[DesktopEnv]:
         """`count` desktops side by side, booted in parallel (all forked, then each waited for)."""
-        envs = [self._new_env(task_id, role, None, ()) for _ in range(count)]
+        envs = [self._new_env(task_id, role, None, apps) for _ in range(count)]
         try:
             for env in envs:
                 env.launch()

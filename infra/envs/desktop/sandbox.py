@@ -6,6 +6,11 @@ What the sandbox adds to a `local` one, all read-only unless noted: the desktop 
 code, the env's scripts folder, /run/cuagym (writable: the server's Unix socket), and what X and
 LibreOffice need from /etc (libreoffice, ld.so.cache, the font cache, a per-env machine-id). The
 network namespace stays private: the server is reached only through its socket, from the host.
+
+With a hub socket (a desktop with web apps), the sandbox also holds that socket (read-only, at
+/run/cuagym-hub/hub.sock) and infra/hub_route.py, which runs as the server's parent for as long as
+the desktop lives: it listens on the guest's 127.0.0.1:8400 and forwards each connection to the
+socket — the hub is reachable from inside, nothing else is (the browser included).
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ import resource
 import secrets
 import shutil
 import uuid
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from infra.envs.local import GUEST_HUB_PORT, HUB_ROUTE, HUB_ROUTE_SOURCE
 from infra.errors import DesktopStartError, SandboxUnavailableError
 from infra.sandbox import Bind, Limits
 from infra.sandbox.process import SandboxProcess
@@ -35,6 +42,8 @@ GUEST_SERVER_ROOT = "/opt/cuagym/server"
 GUEST_SCRIPTS = "/opt/cuagym/scripts"
 GUEST_RUN_DIR = "/run/cuagym"
 SOCKET_NAME = "desktop.sock"
+GUEST_HUB_SOCKET = "/run/cuagym-hub/hub.sock"  # not under GUEST_RUN_DIR: that one is bound writable
+GUEST_HUB_URL = f"http://127.0.0.1:{GUEST_HUB_PORT}"
 REQUIRED_PROGRAMS = ("Xvfb", "openbox", "wmctrl", "xdotool", "dbus-daemon", "soffice")
 _HOST_SHARED = ("/etc/libreoffice", "/etc/ld.so.cache", "/var/cache/fontconfig", "/etc/gtk-3.0")
 
@@ -97,6 +106,8 @@ class DesktopSandbox:
         log_path: Path,
         config: DesktopConfig,
         token: str | None = None,
+        hub_socket: Path | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.home, self.python, self.scripts, self.log_path, self.config = (
             home,
@@ -106,6 +117,10 @@ class DesktopSandbox:
             config,
         )
         self.token = token or new_token()
+        # The hub's socket is bound as a file (never its folder, which holds the hub's data): a hub
+        # restarted on the same path needs a fresh sandbox (a reset) to be reached again.
+        self.hub_socket = hub_socket
+        self.env = dict(env or {})  # extra variables every process of the desktop sees
         # The host end of the socket lives under a short /tmp path: Unix socket paths are capped at
         # 108 bytes, which a home under a long task id would exceed.
         self.run_dir = Path(os.path.realpath("/tmp")) / f"cuagym-desktop-{uuid.uuid4().hex[:12]}"
@@ -125,6 +140,8 @@ class DesktopSandbox:
             Bind(machine_id, "/etc/machine-id"),
         ]
         binds += [Bind(Path(p), p) for p in _HOST_SHARED if Path(p).exists()]
+        if self.hub_socket is not None:
+            binds += [Bind(self.hub_socket, GUEST_HUB_SOCKET), Bind(HUB_ROUTE_SOURCE, HUB_ROUTE)]
         return binds
 
     def _argv(self) -> list[str]:
@@ -148,6 +165,9 @@ class DesktopSandbox:
         ]
         if not c.accessibility:
             argv.append("--no-accessibility")
+        if self.hub_socket is not None:  # the forwarder is bound before the server starts, and ends with it
+            route = [argv[0], HUB_ROUTE, "--uds", GUEST_HUB_SOCKET, "--port", str(GUEST_HUB_PORT), "--"]
+            argv = route + argv
         return argv
 
     def launch(self) -> None:
@@ -155,7 +175,7 @@ class DesktopSandbox:
         check_programs()
         self.run_dir.mkdir(mode=0o700)
         self.scripts.mkdir(parents=True, exist_ok=True)
-        env = {"PATH": f"{GUEST_PYTHON}/bin:/usr/local/bin:/usr/bin:/bin"}
+        env = {**self.env, "PATH": f"{GUEST_PYTHON}/bin:/usr/local/bin:/usr/bin:/bin"}
         self.process = _LAUNCHER.submit(
             SandboxProcess,
             self._argv(),

@@ -1,0 +1,210 @@
+"""Rollouts over many tuples: which episodes to run, and one episode start to finish.
+
+An episode is a fresh desktop set up from the tuple's bundle (its config.json, as OSWorld would),
+driven by the policy, graded by the bundle's reward.py, then written to the dataset (screenshots and
+record) and to the warehouse. What already finished — a line in the dataset and a row in the
+warehouse for the same model — is not run again, so a killed run resumes. A desktop that fails to
+start is retried once; any other failure becomes a recorded rollout with `reward: null` and the error,
+never a lost batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from infra.envs.base import EnvRole
+from infra.envs.desktop import DesktopProvider
+from infra.errors import ConfigError, CuagymError, TransientError
+from infra.trajectories import Trajectory, TrajectoryWriter, rollout_id
+from skills.kit import Family
+from tasks.export import read_bundle
+from tasks.models import RolloutOutcome, RolloutParams, TaskSpec
+from tasks.rollout.policy import Policy
+from tasks.rollout.runner import Episode, run_episode
+from tasks.rollout.scripted import ScriptedPolicy
+from warehouse.store import Warehouse
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RolloutJob:
+    bundle: Path
+    spec: TaskSpec
+    repeat: int
+
+    @property
+    def rollout_id(self) -> str:
+        return rollout_id(self.spec.id, self.repeat)
+
+
+@dataclass
+class RolloutContext:
+    params: RolloutParams
+    run_id: str
+    provider: DesktopProvider
+    writer: TrajectoryWriter
+    warehouse: Warehouse
+    families: dict[str, Family]
+    llm_policy: object | None = None  # a factory () -> Policy for `--policy llm`
+
+
+def rollout_run_id(params: RolloutParams) -> str:
+    """Same parameters, same run id (a re-run resumes it)."""
+    key = params.model_dump(mode="json", exclude={"workers"})
+    return "rollouts-" + hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def model_name(params: RolloutParams, family: Family | None) -> str:
+    return f"scripted:{family.id}" if params.policy == "scripted" and family else (params.model or "llm")
+
+
+def plan_jobs(params: RolloutParams, warehouse: Warehouse, families: dict[str, Family]) -> tuple[list, list]:
+    """(jobs, skipped): k episodes of every selected tuple; tuples the policy cannot run are skipped
+    with the reason (no GUI teacher for a scripted policy, an unreadable bundle)."""
+    if params.bundles:
+        bundles = [Path(b) for b in params.bundles]
+    else:
+        rows = warehouse.rollout_candidates(
+            status=params.status.value,
+            ids=params.task_ids or None,
+            app=params.app,
+            family=params.family,
+            run_id=params.run_id,
+            limit=params.limit,
+        )
+        bundles = [Path(r["bundle_path"]) for r in rows]
+    jobs, skipped = [], []
+    for bundle in bundles:
+        try:
+            spec, _ = read_bundle(bundle)
+        except CuagymError as exc:
+            skipped.append((str(bundle), exc.message))
+            continue
+        family = families.get(spec.family)
+        if params.policy == "scripted" and (family is None or family.teacher is None):
+            skipped.append((spec.id, f"family {spec.family} has no GUI teacher"))
+            continue
+        jobs += [RolloutJob(bundle, spec, repeat) for repeat in range(params.k)]
+    return jobs, skipped
+
+
+def pending(jobs: list[RolloutJob], ctx: RolloutContext) -> list[RolloutJob]:
+    """Jobs not finished yet by the same model (the dataset and the warehouse both hold them)."""
+    written = ctx.writer.done()
+    left = []
+    for job in jobs:
+        model = model_name(ctx.params, ctx.families.get(job.spec.family))
+        if job.rollout_id not in written or job.rollout_id not in ctx.warehouse.done_rollouts(model):
+            left.append(job)
+    return left
+
+
+def run_rollout(job: RolloutJob, ctx: RolloutContext) -> RolloutOutcome:
+    """One episode, recorded; never raises for what the desktop, the policy or the reward do."""
+    family = ctx.families.get(job.spec.family)
+    policy = _policy(ctx, family)
+    for attempt in (1, 2):
+        try:
+            episode = _episode(job, ctx, policy)
+            break
+        except TransientError as exc:  # e.g. a desktop that did not come up
+            if attempt == 2:
+                return _failed(job, ctx, policy, f"{type(exc).__name__}: {exc}")
+            log.warning("%s: %s; retrying once", job.rollout_id, exc)
+        except (CuagymError, OSError) as exc:
+            return _failed(job, ctx, policy, f"{type(exc).__name__}: {exc}")
+    ctx.writer.write(episode.trajectory, episode.screenshots)
+    _save(ctx, job, episode.trajectory, episode.timings.overhead_per_step_s)
+    t = episode.trajectory
+    return RolloutOutcome(
+        rollout_id=t.task_id,
+        tuple_id=job.spec.id,
+        family=job.spec.family,
+        reward=t.reward,
+        model_steps=len({s.model_step for s in t.steps}),
+        seconds=t.seconds,
+    )
+
+
+def _policy(ctx: RolloutContext, family: Family | None) -> Policy:
+    if ctx.params.policy == "scripted":
+        return ScriptedPolicy(family)
+    if ctx.llm_policy is None:
+        raise ConfigError("the llm policy is not configured", hint="pass --model (and --api-base)")
+    return ctx.llm_policy()
+
+
+def _episode(job: RolloutJob, ctx: RolloutContext, policy: Policy) -> Episode:
+    desktop = ctx.provider.provision(job.spec.id, EnvRole.ROLLOUT, apps=job.spec.apps)
+    try:
+        desktop.setup_from_config(job.bundle / "config.json", timeout_s=300)
+        reward_py = (job.bundle / "reward.py").read_text(encoding="utf-8")
+        return run_episode(
+            desktop, job.spec, reward_py, policy, repeat=job.repeat, max_steps=ctx.params.max_steps
+        )
+    finally:
+        desktop.close()
+
+
+def _failed(job: RolloutJob, ctx: RolloutContext, policy: Policy, why: str) -> RolloutOutcome:
+    log.warning("%s failed: %s", job.rollout_id, why)
+    trajectory = Trajectory(
+        task_id=job.rollout_id,
+        instruction=job.spec.instruction,
+        reward=None,
+        terminated=False,
+        screen=(ctx.provider.config.width, ctx.provider.config.height),
+        model=policy.model,
+        tuple_id=job.spec.id,
+        repeat=job.repeat,
+        policy=policy.name,
+        coordinate_space=policy.space.value,
+        reward_error=f"episode failed: {why}"[:1000],
+    )
+    ctx.writer.write(trajectory, {})
+    _save(ctx, job, trajectory, 0.0)
+    return RolloutOutcome(
+        rollout_id=job.rollout_id, tuple_id=job.spec.id, family=job.spec.family, reward=None, error=why[:500]
+    )
+
+
+def _save(ctx: RolloutContext, job: RolloutJob, t: Trajectory, overhead_s: float) -> None:
+    row = {
+        "rollout_id": t.task_id,
+        "model": t.model,
+        "tuple_id": t.tuple_id,
+        "family": job.spec.family,
+        "app": job.spec.primary_app,
+        "repeat": t.repeat,
+        "run_id": ctx.run_id,
+        "policy": t.policy,
+        "coordinate_space": t.coordinate_space,
+        "reward": t.reward,
+        "reward_error": t.reward_error,
+        "terminated": t.terminated,
+        "status": t.status,
+        "model_steps": len({s.model_step for s in t.steps}),
+        "calls": len(t.steps),
+        "failed_calls": sum(not s.ok for s in t.steps),
+        "seconds": t.seconds,
+        "overhead_s": round(overhead_s, 4),
+        "dataset": str(ctx.writer.out),
+    }
+    steps = [
+        {
+            "step": s.step,
+            "model_step": s.model_step,
+            "action": s.action,
+            "ok": s.ok,
+            "error": s.error,
+            "x": s.coordinate_screen[0] if s.coordinate_screen else None,
+            "y": s.coordinate_screen[1] if s.coordinate_screen else None,
+        }
+        for s in t.steps
+    ]
+    ctx.warehouse.save_rollout(row, steps)

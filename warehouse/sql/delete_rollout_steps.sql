@@ -1,0 +1,1 @@
+DELETE FROM rollout_steps WHERE rollout_id = $rollout_id AND model = $model;

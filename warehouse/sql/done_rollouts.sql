@@ -1,0 +1,1 @@
+SELECT rollout_id FROM rollouts WHERE model = $model;
