@@ -109,7 +109,9 @@ def _xml(body: str) -> tuple[ToolCall | None, str | None]:
 
 
 def _xml_value(key: str, raw: str) -> Any:
-    value = raw.strip("\n")
+    # One newline on each side is the form's framing (`<parameter=k>\nvalue\n</parameter>`); only that
+    # is cut, as vLLM's qwen3_coder parser does, so a text ending in a newline (Enter) survives.
+    value = raw.removeprefix("\n").removesuffix("\n")
     stripped = value.strip()
     looks_like_json = bool(stripped) and (
         stripped[0] in "[{0123456789-" or stripped in ("true", "false", "null")

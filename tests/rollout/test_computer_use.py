@@ -98,6 +98,8 @@ def test_rendered_calls_parse_back(fmt):
     calls = [
         {"action": "left_click", "coordinate": [500, 300]},
         {"action": "type", "text": "two\nlines"},
+        {"action": "type", "text": "=A1\n"},  # a text ending with Enter keeps it
+        {"action": "type", "text": "\n\tindented\n\n"},
         {"action": "key", "keys": ["ctrl", "s"]},
     ]
     assert [c.arguments for c in parse_reply(render_calls(calls, fmt)).calls] == calls
