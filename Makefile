@@ -22,7 +22,7 @@ guest: $(STAMP)
 	@$(VENV)/bin/cuagym desktop setup --quiet
 
 demo: setup
-	@$(VENV)/bin/cuagym synth --count 24 --seed 0 --workers 2
+	@$(VENV)/bin/cuagym synth --count 24 --seed 0 --workers 2 --teacher-limit 4
 
 test: setup
 	@$(VENV)/bin/ruff check .

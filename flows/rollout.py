@@ -62,7 +62,14 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
             hub=HubRoute(hub.uds, WEB_APPS) if hub else None,
         )
         ctx = RolloutContext(
-            params, run_id, provider, writer, warehouse, families, llm_policy=llm_factory(params)
+            params,
+            run_id,
+            provider,
+            writer,
+            warehouse,
+            families,
+            llm_policy=llm_factory(params),
+            judge=judge_factory(params),
         )
         warehouse.start_rollout_run(run_id, params.model_dump(mode="json"))
         left = pending(jobs, ctx)
@@ -155,3 +162,16 @@ def llm_factory(params: RolloutParams):
         temperature=params.temperature,
         max_tokens=params.max_tokens,
     )
+
+
+def judge_factory(params: RolloutParams):
+    """The judge of final states (`--judge-model`): (spec, initial view, final view) -> verdict, or None."""
+    if not params.judge_model:
+        return None
+    from infra.llm import LLMClient
+    from infra.llm_config import resolve_llm_settings
+    from tasks.judge import judge_state
+
+    flags = {"judge_model": params.judge_model, "judge_api_base": params.judge_api_base}
+    client = LLMClient(resolve_llm_settings(flags=flags).role("judge"))
+    return lambda spec, initial, final: judge_state(client, spec, final, final.changes_since(initial))

@@ -1,4 +1,5 @@
-"""The synthesis flow: sample → (per tuple: co-generate → scan → export) → dataset export.
+"""The synthesis flow: sample → (per tuple: co-generate → scan → export) → teacher rollouts
+(flows/teacher.py) → dataset export.
 
 A tuple is one Prefect task run (its rounds live inside it); at most `workers` run at once. Every
 step writes to the warehouse as it finishes, so re-running the same parameters resumes the run.
@@ -14,6 +15,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 
 from flows.retry_policy import retry_transient
+from flows.teacher import teacher_stage
 from infra.settings import get_settings
 from tasks.budget import budget_shortfall, merge_summaries
 from tasks.coverage import coverage, coverage_chart
@@ -98,6 +100,9 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
         outcomes = run_tuples(specs, ctx, params.workers, warehouse)
     finally:
         ctx.deps.close()
+    teacher = (
+        teacher_stage(params, run_id, output_dir(params, settings), warehouse) if params.export else None
+    )
     rows = export_dataset_task(warehouse, output_dir(params, settings) / "tuples.parquet")
     checks = check_data_task(warehouse, run_id)
     warehouse.refresh_snapshot(force=True)
@@ -113,6 +118,7 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
         checks_total=len(checks),
         coverage_chart=str(chart),
         checks_failed=[f"{c.suite}.{c.expectation}({c.column_name})" for c in checks if not c.success],
+        teacher=teacher,
     )
     verified = summary.count(TupleStatus.EXPORTED) + summary.count(TupleStatus.VERIFIED)
     warehouse.finish_run(

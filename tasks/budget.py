@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from infra.settings import get_settings
-from tasks.models import RunSummary, SynthParams, TupleStatus
+from tasks.models import RunSummary, SynthParams, TeacherSummary, TupleStatus
 from tasks.plan import quotas_path
 from tasks.quotas import load_quotas
 
@@ -38,5 +38,20 @@ def merge_summaries(batches: list[RunSummary]) -> RunSummary:
             "outcomes": [o for b in batches for o in b.outcomes],
             "seconds": round(sum(b.seconds for b in batches), 3),
             "checks_failed": sorted({f for b in batches for f in b.checks_failed}),
+            "teacher": merge_teacher([b.teacher for b in batches if b.teacher is not None]),
         }
+    )
+
+
+def merge_teacher(stages: list[TeacherSummary]) -> TeacherSummary | None:
+    if not stages:
+        return None
+    return TeacherSummary(
+        dataset=stages[-1].dataset,
+        rollouts=sum(s.rollouts for s in stages),
+        solved=[t for s in stages for t in s.solved],
+        failed=[t for s in stages for t in s.failed],
+        untaught=sum(s.untaught for s in stages),
+        disagreements=[t for s in stages for t in s.disagreements],
+        errors=sum(s.errors for s in stages),
     )

@@ -292,6 +292,13 @@ class SynthParams(AgentParams):
         "until this many tuples are verified and every app has its minimum",
     )
     max_batches: int = Field(default=10, ge=1, le=1000, description="stop after this many batches anyway")
+    # The teacher stage (the dataset-level filter): k rollouts per exported tuple on real desktops.
+    teacher_k: int = Field(default=1, ge=0, le=16, description="teacher rollouts per tuple (0: no stage)")
+    teacher_limit: int | None = Field(default=None, ge=1, description="at most this many tuples rolled out")
+    teacher_model: str | None = Field(
+        default=None, description="litellm model that rolls out families without a scripted teacher"
+    )
+    teacher_max_steps: int = Field(default=80, ge=1, le=500)
 
     def resolved_seed(self) -> int:
         return self.seed if self.seed is not None else int(utcnow().strftime("%Y%m%d"))
@@ -336,6 +343,8 @@ class RolloutParams(BaseModel):
     model_family: str = Field(default="qwen3.5", description="tool-call format and coordinate space")
     temperature: float = Field(default=0.7, ge=0.0, le=2.0)
     max_tokens: int = Field(default=3072, ge=16, le=65_536)
+    judge_model: str | None = Field(default=None, description="litellm model that rules on final states")
+    judge_api_base: str | None = Field(default=None, description="its OpenAI-compatible base URL")
 
 
 class RolloutOutcome(BaseModel):
@@ -347,6 +356,7 @@ class RolloutOutcome(BaseModel):
     seconds: float = 0.0
     resumed: bool = False
     error: str | None = None
+    judge_disagree: bool | None = None  # None: no judge, or no verdict
 
 
 class RolloutSummary(BaseModel):
@@ -375,6 +385,18 @@ class TupleOutcome(BaseModel):
     bundle: str | None = None
 
 
+class TeacherSummary(BaseModel):
+    """What the teacher stage of one batch did (its rollouts are in `dataset` and the warehouse)."""
+
+    dataset: str
+    rollouts: int = 0
+    solved: list[str] = Field(default_factory=list)  # tuple ids: some rollout reached reward 1.0
+    failed: list[str] = Field(default_factory=list)
+    untaught: int = 0  # exported tuples with no scripted teacher and no teacher model
+    disagreements: list[str] = Field(default_factory=list)  # tuples flagged reward_judge_disagree
+    errors: int = 0  # rollouts that could not run (reward null and an error)
+
+
 class RunSummary(BaseModel):
     run_id: str
     outcomes: list[TupleOutcome]
@@ -384,6 +406,7 @@ class RunSummary(BaseModel):
     checks_total: int = 0
     checks_failed: list[str] = Field(default_factory=list)  # "suite.expectation(column)"
     coverage_chart: str | None = None
+    teacher: TeacherSummary | None = None
 
     def count(self, status: TupleStatus) -> int:
         return sum(o.status == status for o in self.outcomes)

@@ -107,7 +107,7 @@ def test_a_family_written_by_the_recipe_is_discovered_sampled_and_verified(
     assert list(load_families(skills)) == ["files.tiny_note"]
     monkeypatch.setenv("CUAGYM_SKILLS_DIR", str(skills))
     get_settings.cache_clear()
-    summary = synthesis_flow(SynthParams(count=2, seed=4, apps=["files"], workers=1))
+    summary = synthesis_flow(SynthParams(count=2, seed=4, apps=["files"], workers=1, teacher_k=0))
     assert [o.status for o in summary.outcomes] == [TupleStatus.EXPORTED] * 2, summary.outcomes
     assert {o.task_id.split("-")[0] for o in summary.outcomes} == {"files.tiny_note"}
     assert not summary.checks_failed

@@ -22,7 +22,7 @@ CUAGYM = str(Path(sys.executable).with_name("cuagym"))
 
 
 def test_flow_verifies_exports_and_resumes(prefect_harness, isolated_settings, tmp_path):
-    params = SynthParams(count=6, seed=3, workers=2)
+    params = SynthParams(count=6, seed=3, workers=2, teacher_k=0)
     summary = synthesis_flow(params)
     assert len(summary.outcomes) == 6
     exported = [o for o in summary.outcomes if o.status is TupleStatus.EXPORTED]
@@ -76,7 +76,7 @@ def test_killed_run_resumes_without_duplicates_and_sql_reads_while_writing(tmp_p
         "CUAGYM_OUTPUT_DIR": str(tmp_path / "out"),
         "CUAGYM_GUEST_VENV": str(guest_python),
     }
-    cmd = [CUAGYM, "synth", "--count", "14", "--seed", "21", "--workers", "1"]
+    cmd = [CUAGYM, "synth", "--count", "14", "--seed", "21", "--workers", "1", "--teacher-k", "0"]
     proc = subprocess.Popen(
         cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
@@ -142,7 +142,7 @@ def test_a_run_that_stops_on_an_error_leaves_no_process_behind(tmp_path):
         "PREFECT_HOME": str(tmp_path / "prefect"),
     }
     run = subprocess.run(
-        [CUAGYM, "synth", "--count", "2", "--apps", "chat", "--seed", "1"],
+        [CUAGYM, "synth", "--count", "2", "--apps", "chat", "--seed", "1", "--teacher-k", "0"],
         env=env,
         capture_output=True,
         text=True,
@@ -171,7 +171,7 @@ def test_retry_flow_reruns_rejected_tuples_as_new_attempts(prefect_harness, isol
     from .agents_fixtures import LazyGenerator
     from .conftest import SKILLS
 
-    params = SynthParams(count=2, seed=8, apps=["files"], max_rounds=1)
+    params = SynthParams(count=2, seed=8, apps=["files"], max_rounds=1, teacher_k=0)
     warehouse = Warehouse(isolated_settings.warehouse_path)
     run_id = run_id_for(params)
     specs = plan_batch(params, isolated_settings, run_id, warehouse)
@@ -192,7 +192,9 @@ def test_retry_flow_reruns_rejected_tuples_as_new_attempts(prefect_harness, isol
 
 
 def test_budgeted_run_samples_batches_until_the_verified_budget(prefect_harness, isolated_settings):
-    summary = synthesis_flow(SynthParams(count=3, seed=40, apps=["vscode"], verified_budget=5, max_batches=4))
+    summary = synthesis_flow(
+        SynthParams(count=3, seed=40, apps=["vscode"], verified_budget=5, max_batches=4, teacher_k=0)
+    )
     verified = [o for o in summary.outcomes if o.status is TupleStatus.EXPORTED]
     assert len(verified) >= 5 and len(summary.outcomes) == 6  # two batches of three
     runs = run_query(isolated_settings.warehouse_path, "SELECT count(*) FROM runs WHERE status = 'finished'")
@@ -200,7 +202,9 @@ def test_budgeted_run_samples_batches_until_the_verified_budget(prefect_harness,
 
 
 def test_web_apps_synthesise_verified_tuples_end_to_end(prefect_harness, isolated_settings):
-    summary = synthesis_flow(SynthParams(count=4, seed=9, apps=["chat", "tracker", "store", "mail"]))
+    summary = synthesis_flow(
+        SynthParams(count=4, seed=9, apps=["chat", "tracker", "store", "mail"], teacher_k=0)
+    )
     assert {o.apps[0] for o in summary.outcomes} == {"chat", "tracker", "store", "mail"}
     assert all(o.status is TupleStatus.EXPORTED for o in summary.outcomes), summary.outcomes
     checks = list(verify_bundles([Path(o.bundle) for o in summary.outcomes], isolated_settings))
@@ -214,7 +218,7 @@ def test_a_failed_data_check_makes_synth_exit_non_zero(prefect_harness, isolated
 
     from flows.cli import main
 
-    args = ["synth", "--count", "2", "--apps", "files", "--seed", "11", "--workers", "1"]
+    args = ["synth", "--count", "2", "--apps", "files", "--seed", "11", "--workers", "1", "--teacher-k", "0"]
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output
     bundle = next((isolated_settings.output_dir / "final").iterdir())

@@ -17,7 +17,7 @@ from .agents_fixtures import CRAFTED_REWARDS
 
 
 def test_mutants_are_stored_reported_and_reverified(prefect_harness, isolated_settings):
-    summary = synthesis_flow(SynthParams(count=3, seed=2, apps=["chat"], workers=1))
+    summary = synthesis_flow(SynthParams(count=3, seed=2, apps=["chat"], workers=1, teacher_k=0))
     assert [o.status for o in summary.outcomes] == [TupleStatus.EXPORTED] * 3, summary.outcomes
     path = isolated_settings.warehouse_path
     stored = run_query(path, "SELECT count(*), count(DISTINCT task_id) FROM mutants").rows[0]

@@ -184,6 +184,9 @@ def _rollout(
         "failed_calls": 1,
         "seconds": 1.0,
         "overhead_s": 0.05,
+        "judge_success": None,
+        "judge_reason": None,
+        "reward_judge_disagree": None,
         "dataset": "d",
     }
 

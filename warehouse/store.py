@@ -392,9 +392,12 @@ class Warehouse:
         } | filters
         return self._rows("rollout_candidates", params)
 
-    def set_teacher(self, task_id: str, teacher: str) -> None:
+    def set_teacher(self, task_id: str, teacher: str, flag: str | None = None) -> None:
+        """The teacher stage's verdict on a tuple (teacher_solved | teacher_failed) and its flag."""
         with self._write() as con:
-            con.execute(sql("set_teacher"), {"task_id": task_id, "teacher": teacher, "now": _now()})
+            con.execute(
+                sql("set_teacher"), {"task_id": task_id, "teacher": teacher, "flag": flag, "now": _now()}
+            )
 
     def export_parquet(self, target: Path) -> int:
         """Write every tuple (spec, status, final scripts) to `target` atomically; returns the row count."""

@@ -185,3 +185,10 @@ CREATE OR REPLACE VIEW rollout_null_rewards AS
 SELECT model, count(*) AS rollouts, count(*) FILTER (WHERE reward IS NULL) AS null_rewards,
        count(*) FILTER (WHERE reward IS NULL) / count(*) AS null_rate
 FROM rollouts GROUP BY ALL;
+
+-- Teacher rollouts whose programmatic reward and the judge's verdict on the final state disagree:
+-- a reward that accepts a state the judge calls unfinished (or the reverse) is suspect.
+CREATE OR REPLACE VIEW reward_judge_disagreements AS
+SELECT r.tuple_id, r.family, r.rollout_id, r.model, r.reward, r.judge_success, r.judge_reason
+FROM rollouts r
+WHERE r.reward_judge_disagree;

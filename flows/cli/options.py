@@ -93,6 +93,35 @@ def mutation_options(fn):
     )(fn)
 
 
+def teacher_options(fn):
+    """--teacher-k / --teacher-limit / --teacher-model / --teacher-max-steps: the teacher stage."""
+    fn = click.option(
+        "--teacher-max-steps",
+        default=80,
+        show_default=True,
+        type=click.IntRange(1, 500),
+        help="Model steps per teacher rollout.",
+    )(fn)
+    fn = click.option(
+        "--teacher-model",
+        default=None,
+        help="litellm model that rolls out families without a scripted teacher (default: none).",
+    )(fn)
+    fn = click.option(
+        "--teacher-limit",
+        default=None,
+        type=click.IntRange(1, None),
+        help="At most this many exported tuples rolled out per batch (default: all).",
+    )(fn)
+    return click.option(
+        "--teacher-k",
+        default=1,
+        show_default=True,
+        type=click.IntRange(0, 16),
+        help="Teacher rollouts per exported tuple on real desktops (0: no teacher stage).",
+    )(fn)
+
+
 def warehouse_option(fn):
     """--warehouse: which DuckDB file a read-only command reads (through its snapshot)."""
     return click.option(

@@ -50,6 +50,10 @@ from flows.cli.synth import quiet_prefect_console, with_progress
 )
 @click.option("--temperature", default=0.7, show_default=True, type=float)
 @click.option("--max-tokens", default=3072, show_default=True, type=int)
+@click.option(
+    "--judge-model", default=None, help="litellm model that rules on each final state (flags disagreements)."
+)
+@click.option("--judge-api-base", default=None, help="The judge's OpenAI-compatible base URL.")
 @click.pass_context
 @handle_errors
 def rollout(
@@ -71,6 +75,8 @@ def rollout(
     model_family,
     temperature,
     max_tokens,
+    judge_model,
+    judge_api_base,
 ):
     """Roll out a policy on verified tuples in real desktops; write the trajectory dataset.
 
@@ -107,6 +113,8 @@ def rollout(
         model_family=model_family,
         temperature=temperature,
         max_tokens=max_tokens,
+        judge_model=judge_model,
+        judge_api_base=judge_api_base,
     )
     summary = with_progress(lambda: rollout_flow(params), label="rollouts")
     print_rollout_summary(summary)
@@ -153,6 +161,11 @@ def print_rollout_summary(summary) -> None:
         console.print(f"skipped {tuple_id}: {why}")
     if len(summary.skipped) > 10:
         console.print(f"… and {len(summary.skipped) - 10} more skipped")
+    disagree = [o.rollout_id for o in summary.outcomes if o.judge_disagree]
+    if disagree:
+        console.print(
+            f"[yellow]reward_judge_disagree:[/] {len(disagree)} rollouts: {', '.join(disagree[:5])}"
+        )
     console.print(f"dataset:   {summary.dataset} (trajectories.jsonl + screenshots-*.tar)")
     console.print('warehouse: cuagym sql "SELECT * FROM rollout_by_family"')
     console.print(f"wall time: {summary.seconds:.1f} s")

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from flows.cli.console import console, handle_errors
-from flows.cli.options import llm_options, mutation_options
+from flows.cli.options import llm_options, mutation_options, teacher_options
 
 
 class _ProgressHandler(logging.Handler):
@@ -68,6 +68,7 @@ def quiet_prefect_console(verbose: bool) -> None:
     "--max-batches", default=10, show_default=True, help="Upper bound on batches with --until-verified."
 )
 @mutation_options
+@teacher_options
 @llm_options
 @click.pass_context
 @handle_errors
@@ -85,9 +86,14 @@ def synth(
     max_batches,
     mutants,
     corruption_mutants,
+    teacher_k,
+    teacher_limit,
+    teacher_model,
+    teacher_max_steps,
     **llm,
 ):
-    """Synthesise verified tuples: sample, co-generate, scan, export.
+    """Synthesise verified tuples: sample, co-generate, scan, export, then roll out the exported ones
+    with their GUI teachers on real desktops (the teacher stage).
 
     Re-running with the same parameters resumes the run: finished tuples are read back from the
     warehouse, not recomputed.
@@ -116,6 +122,10 @@ def synth(
         max_batches=max_batches,
         mutants=mutants,
         corruption_mutants=corruption_mutants,
+        teacher_k=teacher_k,
+        teacher_limit=teacher_limit,
+        teacher_model=teacher_model,
+        teacher_max_steps=teacher_max_steps,
         **llm,
     )
     summary = with_progress(lambda: synthesis_flow(params))
@@ -211,10 +221,26 @@ def print_summary(summary) -> None:
             rt.add_row(reason, str(n))
         console.print(rt)
     _print_coverage(summary)
+    if summary.teacher is not None:
+        print_teacher(summary.teacher)
     console.print(f"bundles:   {Path(summary.output) / 'final'}")
     console.print(f"parquet:   {Path(summary.output) / 'tuples.parquet'}")
     console.print(f'warehouse: {summary.warehouse}  (query: cuagym sql "SELECT * FROM tuple_status")')
     console.print(f"wall time: {summary.seconds:.1f} s")
+
+
+def print_teacher(teacher) -> None:
+    tuples = len(teacher.solved) + len(teacher.failed)
+    line = (
+        f"teacher:   {len(teacher.solved)}/{tuples} tuples solved through the GUI in {teacher.rollouts} "
+        f"rollouts; {teacher.untaught} without a teacher"
+    )
+    if teacher.disagreements:
+        line += f"; [yellow]{len(teacher.disagreements)} reward_judge_disagree[/]"
+    console.print(line)
+    if teacher.failed:
+        console.print(f"           teacher_failed: {', '.join(teacher.failed[:5])}")
+    console.print(f"trajectories: {teacher.dataset} (trajectories.jsonl + screenshots-*.tar)")
 
 
 @click.command()

@@ -75,6 +75,31 @@ class StateView(BaseModel):
             lines.append(f"{f.path}  [{f.kind} {f.mode}] {detail}")
         return "\n".join(lines) or "(home holds only empty folders)"
 
+    def without(self, prefixes: tuple[str, ...]) -> StateView:
+        """The same view less the paths under `prefixes` (e.g. an application's own profile)."""
+        kept = [f for f in self.files if not any((f.path + "/").startswith(p) for p in prefixes)]
+        return self.model_copy(update={"files": kept})
+
+    def changes_since(self, before: StateView) -> str:
+        """Paths added, removed or modified since `before` (by content hash), in one line."""
+        old = {f.path: f for f in before.files}
+        new = {f.path: f for f in self.files}
+        changed = sorted(
+            p
+            for p in set(old) & set(new)
+            if (old[p].sha256, old[p].kind, old[p].target) != (new[p].sha256, new[p].kind, new[p].target)
+        )
+        parts = [
+            f"{label}: {', '.join(paths[:40])}"
+            for label, paths in (
+                ("added", sorted(set(new) - set(old))),
+                ("removed", sorted(set(old) - set(new))),
+                ("modified", changed),
+            )
+            if paths
+        ]
+        return "; ".join(parts) or "nothing (the two states are identical)"
+
 
 class Snapshot(BaseModel):
     env_id: str

@@ -86,22 +86,7 @@ class StateWorkspace:
 
     def changes(self) -> str:
         """Paths added, removed or modified from initial to golden (by content hash)."""
-        before = {f.path: f for f in self.views["initial"].files}
-        after = {f.path: f for f in self.views["golden"].files}
-        added = sorted(set(after) - set(before))
-        removed = sorted(set(before) - set(after))
-        changed = sorted(
-            p
-            for p in set(before) & set(after)
-            if (before[p].sha256, before[p].kind, before[p].target)
-            != (after[p].sha256, after[p].kind, after[p].target)
-        )
-        parts = [
-            f"{label}: {', '.join(paths[:40])}"
-            for label, paths in (("added", added), ("removed", removed), ("modified", changed))
-            if paths
-        ]
-        return "; ".join(parts) or "nothing (the two states are identical)"
+        return self.views["golden"].changes_since(self.views["initial"])
 
     def materialise(self, env: object) -> list[str]:
         """Write state `env` into the workspace (wiping it first); returns the paths not shipped."""

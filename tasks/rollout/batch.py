@@ -2,7 +2,9 @@
 
 An episode is a fresh desktop set up from the tuple's bundle (its config.json, as OSWorld would),
 driven by the policy, graded by the bundle's reward.py, then written to the dataset (screenshots and
-record) and to the warehouse. What already finished — a line in the dataset and a row in the
+record) and to the warehouse. With a judge, the judge model also rules on the final state (its files,
+and what changed since the initial state), and a verdict that differs from reward == 1.0 is flagged
+`reward_judge_disagree`. What already finished — a line in the dataset and a row in the
 warehouse for the same model — is not run again, so a killed run resumes. A desktop that fails to
 start is retried once; any other failure becomes a recorded rollout with `reward: null` and the error,
 never a lost batch.
@@ -13,15 +15,19 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from infra.envs.base import EnvRole
-from infra.envs.desktop import DesktopProvider
+from infra.envs.base import EnvRole, StateView
+from infra.envs.desktop import APP_HOUSEKEEPING, DesktopProvider
 from infra.errors import ConfigError, CuagymError, TransientError
+from infra.llm import LLMError
 from infra.trajectories import Trajectory, TrajectoryWriter, rollout_id
 from skills.kit import Family
+from tasks.agents.base import AgentOutputError
 from tasks.export import read_bundle
+from tasks.judge import JudgeVerdict
 from tasks.models import RolloutOutcome, RolloutParams, TaskSpec
 from tasks.rollout.policy import Policy
 from tasks.rollout.runner import Episode, run_episode
@@ -51,6 +57,22 @@ class RolloutContext:
     warehouse: Warehouse
     families: dict[str, Family]
     llm_policy: object | None = None  # a factory () -> Policy for `--policy llm`
+    judge: Callable[[TaskSpec, StateView, StateView], JudgeVerdict] | None = None  # (spec, initial, final)
+
+
+@dataclass
+class JudgeRuling:
+    """The judge on one rollout: its verdict (None when it gave none) and whether it disagrees."""
+
+    success: bool | None = None
+    reason: str | None = None
+    disagree: bool | None = None
+
+
+@dataclass
+class Judged:
+    episode: Episode
+    ruling: JudgeRuling = field(default_factory=JudgeRuling)
 
 
 def rollout_run_id(params: RolloutParams) -> str:
@@ -75,7 +97,6 @@ def plan_jobs(params: RolloutParams, warehouse: Warehouse, families: dict[str, F
             app=params.app,
             family=params.family,
             run_id=params.run_id,
-            limit=params.limit,
         )
         bundles = [Path(r["bundle_path"]) for r in rows]
     jobs, skipped = [], []
@@ -89,6 +110,8 @@ def plan_jobs(params: RolloutParams, warehouse: Warehouse, families: dict[str, F
         if params.policy == "scripted" and (family is None or family.teacher is None):
             skipped.append((spec.id, f"family {spec.family} has no GUI teacher"))
             continue
+        if params.limit is not None and len(jobs) >= params.limit * params.k:  # `limit` runnable tuples
+            break
         jobs += [RolloutJob(bundle, spec, repeat) for repeat in range(params.k)]
     return jobs, skipped
 
@@ -110,7 +133,7 @@ def run_rollout(job: RolloutJob, ctx: RolloutContext) -> RolloutOutcome:
     policy = _policy(ctx, family)
     for attempt in (1, 2):
         try:
-            episode = _episode(job, ctx, policy)
+            judged = _episode(job, ctx, policy)
             break
         except TransientError as exc:  # e.g. a desktop that did not come up
             if attempt == 2:
@@ -118,8 +141,9 @@ def run_rollout(job: RolloutJob, ctx: RolloutContext) -> RolloutOutcome:
             log.warning("%s: %s; retrying once", job.rollout_id, exc)
         except (CuagymError, OSError) as exc:
             return _failed(job, ctx, policy, f"{type(exc).__name__}: {exc}")
+    episode = judged.episode
     ctx.writer.write(episode.trajectory, episode.screenshots)
-    _save(ctx, job, episode.trajectory, episode.timings.overhead_per_step_s)
+    _save(ctx, job, episode.trajectory, episode.timings.overhead_per_step_s, judged.ruling)
     t = episode.trajectory
     return RolloutOutcome(
         rollout_id=t.task_id,
@@ -128,6 +152,7 @@ def run_rollout(job: RolloutJob, ctx: RolloutContext) -> RolloutOutcome:
         reward=t.reward,
         model_steps=len({s.model_step for s in t.steps}),
         seconds=t.seconds,
+        judge_disagree=judged.ruling.disagree,
     )
 
 
@@ -139,16 +164,41 @@ def _policy(ctx: RolloutContext, family: Family | None) -> Policy:
     return ctx.llm_policy()
 
 
-def _episode(job: RolloutJob, ctx: RolloutContext, policy: Policy) -> Episode:
+def _episode(job: RolloutJob, ctx: RolloutContext, policy: Policy) -> Judged:
     desktop = ctx.provider.provision(job.spec.id, EnvRole.ROLLOUT, apps=job.spec.apps)
+    views: dict[str, StateView] = {}
     try:
         desktop.setup_from_config(job.bundle / "config.json", timeout_s=300)
+        if ctx.judge is not None:
+            views["initial"] = desktop.state_view()
         reward_py = (job.bundle / "reward.py").read_text(encoding="utf-8")
-        return run_episode(
-            desktop, job.spec, reward_py, policy, repeat=job.repeat, max_steps=ctx.params.max_steps
+        episode = run_episode(
+            desktop,
+            job.spec,
+            reward_py,
+            policy,
+            repeat=job.repeat,
+            max_steps=ctx.params.max_steps,
+            before_grading=(lambda env: views.update(final=env.state_view())) if ctx.judge else None,
         )
     finally:
         desktop.close()
+    if ctx.judge is None:
+        return Judged(episode)
+    return Judged(episode, _rule(ctx, job, episode, views))
+
+
+def _rule(ctx: RolloutContext, job: RolloutJob, episode: Episode, views: dict[str, StateView]) -> JudgeRuling:
+    """The judge's verdict on the final state; a judge that gives none leaves the flag unset."""
+    try:
+        initial, final = (views[k].without(APP_HOUSEKEEPING) for k in ("initial", "final"))
+        verdict = ctx.judge(job.spec, initial, final)
+    except (AgentOutputError, LLMError) as exc:
+        log.warning("%s: the judge gave no verdict: %s", job.rollout_id, exc)
+        return JudgeRuling(reason=f"no verdict: {exc}"[:1000])
+    solved = episode.trajectory.reward == 1.0
+    disagree = None if episode.trajectory.reward is None else verdict.success != solved
+    return JudgeRuling(success=verdict.success, reason=verdict.reason[:1000], disagree=disagree)
 
 
 def _failed(job: RolloutJob, ctx: RolloutContext, policy: Policy, why: str) -> RolloutOutcome:
@@ -173,7 +223,10 @@ def _failed(job: RolloutJob, ctx: RolloutContext, policy: Policy, why: str) -> R
     )
 
 
-def _save(ctx: RolloutContext, job: RolloutJob, t: Trajectory, overhead_s: float) -> None:
+def _save(
+    ctx: RolloutContext, job: RolloutJob, t: Trajectory, overhead_s: float, ruling: JudgeRuling | None = None
+) -> None:
+    ruling = ruling or JudgeRuling()
     row = {
         "rollout_id": t.task_id,
         "model": t.model,
@@ -193,6 +246,9 @@ def _save(ctx: RolloutContext, job: RolloutJob, t: Trajectory, overhead_s: float
         "failed_calls": sum(not s.ok for s in t.steps),
         "seconds": t.seconds,
         "overhead_s": round(overhead_s, 4),
+        "judge_success": ruling.success,
+        "judge_reason": ruling.reason,
+        "reward_judge_disagree": ruling.disagree,
         "dataset": str(ctx.writer.out),
     }
     steps = [

@@ -30,6 +30,8 @@ def test_garbage_task_writer_replies_end_with_error_and_hint_not_tracebacks(serv
     cmd = [
         CUAGYM,
         "synth",
+        "--teacher-k",
+        "0",
         "--backend",
         "llm",
         "--model",

@@ -127,6 +127,8 @@ def test_cli_synth_with_the_llm_backend_end_to_end(server, tmp_path, guest_pytho
     cmd = [
         CUAGYM,
         "synth",
+        "--teacher-k",
+        "0",
         "--backend",
         "llm",
         "--model",

@@ -28,6 +28,9 @@ CREATE TABLE rollouts (
     failed_calls     INTEGER NOT NULL,
     seconds          DOUBLE,
     overhead_s       DOUBLE,             -- per model step: screenshot + execution, policy time excluded
+    judge_success    BOOLEAN,            -- the judge model's verdict on the final state (NULL: no judge)
+    judge_reason     VARCHAR,            -- its reason, or why it gave no verdict
+    reward_judge_disagree BOOLEAN,       -- (reward = 1.0) differs from the judge's verdict
     dataset          VARCHAR NOT NULL,
     created_at       TIMESTAMP NOT NULL,
     PRIMARY KEY (rollout_id, model)
@@ -46,5 +49,7 @@ CREATE TABLE rollout_steps (
     PRIMARY KEY (rollout_id, model, step)
 );
 
--- The teacher stage's verdict on a tuple: teacher_solved | teacher_failed (NULL: not rolled out).
+-- The teacher stage's verdict on a tuple: teacher_solved | teacher_failed (NULL: not rolled out),
+-- and its flag: reward_judge_disagree when a teacher rollout's reward and the judge disagreed.
 ALTER TABLE tuples ADD COLUMN teacher VARCHAR;
+ALTER TABLE tuples ADD COLUMN teacher_flag VARCHAR;

@@ -1,1 +1,1 @@
-UPDATE tuples SET teacher = $teacher, updated_at = $now WHERE task_id = $task_id;
+UPDATE tuples SET teacher = $teacher, teacher_flag = $flag, updated_at = $now WHERE task_id = $task_id;

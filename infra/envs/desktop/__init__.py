@@ -80,6 +80,9 @@ from infra.sandbox import EXIT_TIMEOUT, Limits, prepare_home
 
 log = logging.getLogger(__name__)
 
+# What the desktop's applications write for themselves (profiles, recent-file lists, caches), never
+# what a task asks for: left out of what a judge is shown as the state's changes.
+APP_HOUSEKEEPING = (".config/libreoffice/", ".local/share/", ".cache/")
 OSWORLD_USER = "cuagym"  # any name works: the server checks only the password (the token)
 BROWSER_APP = "chrome"  # what a bundle's config.json names its web apps in related_apps (tasks/export.py)
 # Run in the guest after a window is up: the in-guest server's own paint-settling rule (settle.py).
