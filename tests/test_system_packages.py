@@ -17,7 +17,7 @@ from infra.envs.desktop.sandbox import REQUIRED_PROGRAMS
 from infra.settings import PROJECT_ROOT, get_settings
 
 APT_LIST = PROJECT_ROOT / "infra" / "setup" / "apt-packages.txt"
-PROGRAMS = (*REQUIRED_PROGRAMS, "bwrap", "prlimit", "chromium", "xdg-open")
+PROGRAMS = (*REQUIRED_PROGRAMS, "bwrap", "prlimit", "chromium", "xdg-open", "xterm", "nano")
 # System modules the desktop guest imports, by interpreter: pyautogui (OSWorld's PythonController
 # imports it before every command) -> mouseinfo -> tkinter in the desktop venv; the accessibility tree
 # reader (infra/desktop_server/a11y.py) -> pyatspi and gi in Debian's own Python.
@@ -61,7 +61,12 @@ def _names(field: str) -> set[str]:
 
 
 def owner(path: Path) -> str:
-    out = subprocess.run(["dpkg", "-S", str(path.resolve())], capture_output=True, text=True)
+    real = path.resolve()
+    # merged /usr: a package may list its file as /bin/x (nano does), which is /usr/bin/x on disk
+    legacy = [str(Path("/", *real.parts[2:]))] if real.parts[1:2] == ("usr",) else []
+    out = subprocess.run(["dpkg", "-S", str(real)], capture_output=True, text=True)
+    for alias in legacy if out.returncode != 0 else []:
+        out = subprocess.run(["dpkg", "-S", alias], capture_output=True, text=True)
     assert out.returncode == 0, f"{path} belongs to no Debian package: {out.stderr.strip()}"
     return out.stdout.split(":", 1)[0].split(",")[0].strip()
 

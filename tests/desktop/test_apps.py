@@ -4,9 +4,12 @@ accessibility tree is the real AT-SPI one, in OSWorld's XML shape."""
 
 from __future__ import annotations
 
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
+
+from infra.envs.desktop.actions import TypeText
 
 from .conftest import export_bundle, png_size, save_screenshot
 
@@ -32,6 +35,22 @@ def test_app_opens_a_generated_document(desktop, families, tmp_path, family, app
     assert titles == [f"{name} - {title}"], titles
     shot = save_screenshot(desktop, app)
     assert png_size(shot.read_bytes()) == (1920, 1080)
+
+
+@pytest.mark.parametrize("family", ["files.permissions", "vscode.keybindings"])
+def test_a_terminal_task_opens_a_terminal_at_the_home(desktop, families, tmp_path, family):
+    """Files and VS Code tasks have no document to open: the agent gets a terminal, after a reset too."""
+    bundle = export_bundle(families, family, 0, tmp_path / "final")
+    assert desktop.setup_from_config(bundle / "config.json", timeout_s=240) == []
+    assert desktop.window_titles() == ["Terminal"]
+    desktop.gui_input(TypeText(text="pwd > where.txt\n"))
+    desktop.wait_for_window("Terminal")
+    deadline = time.monotonic() + 10
+    while not (desktop.home / "where.txt").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert (desktop.home / "where.txt").read_text() == "/home/user\n"
+    desktop.reset(reopen=True)
+    assert desktop.window_titles() == ["Terminal"]
 
 
 def test_accessibility_tree_is_osworlds_shape(desktop, families, tmp_path):

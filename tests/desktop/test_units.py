@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from infra.desktop_server.app import create_app
 from infra.desktop_server.session import Session, SessionConfig
 from infra.envs.desktop.actions import GUI_ACTION, Click, KeyPress, Scroll, TypeText, xdotool_args
-from infra.envs.desktop.setup import load_task, task_documents
+from infra.envs.desktop.setup import load_task, task_documents, task_terminal
 from infra.errors import ConfigError
 
 from .conftest import export_bundle
@@ -70,6 +70,11 @@ def test_task_documents_prefers_the_desktop_and_skips_hidden(tmp_path):
         "/home/user/Documents/b.xlsx",
     ]
     assert task_documents(home, ["vscode"]) == []
+
+
+def test_files_and_vscode_tasks_are_worked_from_a_terminal():
+    assert task_terminal(["os"]) and task_terminal(["vscode"]) and task_terminal(["chrome", "terminal"])
+    assert not task_terminal(["libreoffice_calc"]) and not task_terminal(["chrome"])
 
 
 @pytest.fixture

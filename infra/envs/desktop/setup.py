@@ -27,6 +27,12 @@ APP_SUFFIXES = {
     "libreoffice_impress": (".pptx", ".ppt", ".odp"),
 }
 MAX_DOCUMENTS = 4
+# OSWorld app names whose tasks start from a terminal at the home when no document opens: file
+# management ("os", "terminal") and VS Code settings tasks, whose JSON files are edited in a terminal
+# editor here (Debian ships no VS Code). The window is xterm, maximised like every app window.
+TERMINAL_APPS = frozenset({"os", "terminal", "vscode", "vs_code"})
+TERMINAL_TITLE = "Terminal"
+TERMINAL_COMMAND = ("xterm", "-title", TERMINAL_TITLE, "-fa", "DejaVu Sans Mono", "-fs", "14")
 
 
 class DesktopSetupError(DesktopError):
@@ -200,3 +206,8 @@ def task_documents(home: Path, related_apps: list[str]) -> list[str]:
             found.append(rel)
     found.sort(key=lambda rel: (rel.parts[0] != "Desktop", len(rel.parts), str(rel)))
     return [str(PurePosixPath("/home/user") / rel.as_posix()) for rel in found[:MAX_DOCUMENTS]]
+
+
+def task_terminal(related_apps: list[str]) -> bool:
+    """Whether a task's apps are worked from a terminal (see TERMINAL_APPS)."""
+    return not TERMINAL_APPS.isdisjoint(related_apps)

@@ -81,3 +81,24 @@ def reward(P):
     @component("the archived originals are deleted from the folder", 0.4)
     def originals_removed():
         return sum(archived(name) and not (folder / name).exists() for name in old) / len(old)
+
+
+def demonstrate(P, screen):
+    """A terminal is open at the home: cd into the folder, list it by modification time (the dates,
+    not the names, say what is old), zip the old files with Python's zipfile (no `zip` program on the
+    desktop), check the archive's listing, then delete the originals."""
+    import posixpath
+    import shlex
+
+    names = " ".join(shlex.quote(spec["name"]) for spec in P["old"])
+    archive = "~/" + shlex.quote(P["zip"])
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['folder'])} && ls -lt --time-style=long-iso\n"}]
+    yield [{"action": "type", "text": f"mkdir -p ~/{shlex.quote(posixpath.dirname(P['zip']))}\n"}]
+    yield [
+        {"action": "type", "text": f"python3 -m zipfile -c {archive} {names}\n"},
+        {"action": "wait", "time": 1.0},
+    ]
+    yield [{"action": "type", "text": f"python3 -m zipfile -l {archive}\n"}, {"action": "wait", "time": 1.0}]
+    yield [{"action": "type", "text": f"rm -v -- {names}\n"}]
+    yield [{"action": "type", "text": "ls -lt --time-style=long-iso\n"}, {"action": "wait", "time": 0.5}]

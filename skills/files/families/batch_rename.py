@@ -67,3 +67,16 @@ def reward(P):
             not (folder / r["file"]["name"]).exists() and r["file"]["sha256"] in digests for r in P["renames"]
         ]
         return sum(gone) / count
+
+
+def demonstrate(P, screen):
+    """A terminal is open at the home: cd into the folder, list it, `mv -n` each matching file to its
+    new name (quoted: names have spaces; -n never overwrites), then list the result."""
+    import shlex
+
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['folder'])} && ls -l\n"}]
+    for r in P["renames"]:
+        old, new = shlex.quote(r["file"]["name"]), shlex.quote(r["new"])
+        yield [{"action": "type", "text": f"mv -nv -- {old} {new}\n"}]
+    yield [{"action": "type", "text": "ls -l\n"}, {"action": "wait", "time": 0.5}]

@@ -68,3 +68,16 @@ def reward(P):
     @component("the copy kept is the one with the original name", 0.4)
     def original_name():
         return sum(digests().get(g["keep"]["sha256"], []) == [g["keep"]["name"]] for g in P["groups"]) / n
+
+
+def demonstrate(P, screen):
+    """A terminal is open at the home: cd into the folder, list it with checksums sorted (identical
+    content lines up), delete the copies of each set by name, then list the checksums again."""
+    import shlex
+
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['folder'])} && sha256sum -- * | sort\n"}]
+    for group in P["groups"]:
+        names = " ".join(shlex.quote(name) for name in group["copies"])
+        yield [{"action": "type", "text": f"rm -v -- {names}\n"}]
+    yield [{"action": "type", "text": "sha256sum -- * | sort\n"}, {"action": "wait", "time": 0.5}]

@@ -72,3 +72,17 @@ def reward(P):
         @component(f"{P['locked']['name']} is read-only for everyone (444)", w["locked"])
         def read_only():
             return intact(root, P["locked"]) and mode(root / P["locked"]["name"]) == 0o444
+
+
+def demonstrate(P, screen):
+    """A terminal is open at the home: cd into the project, chmod the scripts by glob, the private
+    folder (and the file to lock), then list the modes to check them."""
+    import shlex
+
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['root'])} && ls -la\n"}]
+    yield [{"action": "type", "text": "chmod 755 *.sh\n"}]
+    yield [{"action": "type", "text": f"chmod 700 {shlex.quote(P['private']['name'])}\n"}]
+    if P["locked"]:
+        yield [{"action": "type", "text": f"chmod 444 {shlex.quote(P['locked']['name'])}\n"}]
+    yield [{"action": "type", "text": "ls -la\n"}, {"action": "wait", "time": 0.5}]

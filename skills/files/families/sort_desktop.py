@@ -71,3 +71,17 @@ def reward(P):
                 for s in c["files"]
             ]
             return sum(moved) / len(c["files"])
+
+
+def demonstrate(P, screen):
+    """A terminal is open at the home: cd to the Desktop, make each category folder (-p: some exist
+    already) and `mv -n` its files into it (quoted names; -n never overwrites), then list the tree."""
+    import shlex
+
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['desktop'])} && ls -la\n"}]
+    for category in P["categories"]:
+        folder = shlex.quote(category["folder"])
+        names = " ".join(shlex.quote(spec["name"]) for spec in category["files"])
+        yield [{"action": "type", "text": f"mkdir -p {folder} && mv -nv -- {names} {folder}/\n"}]
+    yield [{"action": "type", "text": "ls -laR\n"}, {"action": "wait", "time": 0.5}]

@@ -48,3 +48,16 @@ def reward(P):
             at = HOME / P["place"] / link["name"]
             points_right = at.is_symlink() and os.path.realpath(at) == os.path.realpath(HOME / link["target"])
             return points_right and same_bytes(at / link["file"]["name"], link["file"]["sha256"])
+
+
+def demonstrate(P, screen):
+    """A terminal is open at the home: cd into the place for the shortcuts and `ln -s` each target
+    folder under its name (quoted: names have spaces), then list the links to check them."""
+    import shlex
+
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['place'])} && ls -la\n"}]
+    for link in P["links"]:
+        target, name = shlex.quote(link["target"]), shlex.quote(link["name"])
+        yield [{"action": "type", "text": f"ln -s ~/{target} {name}\n"}]
+    yield [{"action": "type", "text": "ls -la\n"}, {"action": "wait", "time": 0.5}]

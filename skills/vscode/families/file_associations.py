@@ -72,3 +72,28 @@ def reward(P):
             # "**/*.x" matches the same files as "*.x"; when both keys exist, both must agree
             values = [associations()[key] for key in (pattern, "**/" + pattern) if key in associations()]
             return bool(values) and all(value == language for value in values)
+
+
+def demonstrate(P, screen):
+    """No VS Code here: open the user settings.json in nano from the terminal, type the new patterns
+    right after the `"files.associations": {` line (each with a comma, the old ones follow), and cut
+    the line of a pattern already mapped to a wrong language (JSONC forgives the comma left before it)."""
+    import json
+
+    path = "~/" + P["settings_path"]
+    entries = "".join(f"\n        {json.dumps(p)}: {json.dumps(lang)}," for p, lang, _ in P["targets"])
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cat {path}\n"}]
+    yield [{"action": "type", "text": f"nano {path}\n"}, {"action": "wait", "time": 1.5}]
+    yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": '"files.associations": {\n'}]
+    yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": entries}]
+    if P["stale"]:  # searched from after the new lines, so this finds the old mapping
+        yield [
+            {"action": "key", "keys": ["ctrl", "w"]},
+            {"action": "type", "text": json.dumps(P["stale"]) + ":\n"},
+        ]
+        yield [{"action": "key", "keys": ["ctrl", "k"]}]  # cut the whole line
+    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
+    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "type", "text": f"cat {path}\n"}, {"action": "wait", "time": 0.5}]

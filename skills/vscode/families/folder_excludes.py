@@ -96,3 +96,33 @@ def reward(P):
         return sum(excluded(searched, n) and not excluded(shown, n) for n in P["nosearch"]) / len(
             P["nosearch"]
         )
+
+
+def demonstrate(P, screen):
+    """No VS Code here: open the project's .vscode/settings.json in nano from the terminal. New keys
+    go right after the object's opening `{` (each with a comma, the old settings follow); a
+    files.exclude the project already has gets the new globs right after its own `{`."""
+    import json
+    import shlex
+
+    def table(key, patterns):
+        lines = [f"        {json.dumps(p)}: true," for p in patterns]
+        return f"    {json.dumps(key)}: {{\n" + "\n".join(lines) + "\n    },\n"
+
+    hidden = ["**/" + name for name in P["hide"]]
+    has_files_exclude = any(key == "files.exclude" for key, _, _ in P["folder_entries"])
+    new_keys = table("search.exclude", P["nosearch"])
+    new_keys = new_keys if has_files_exclude else table("files.exclude", hidden) + new_keys
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['project'])} && cat .vscode/settings.json\n"}]
+    yield [{"action": "type", "text": "nano .vscode/settings.json\n"}, {"action": "wait", "time": 1.5}]
+    yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": "{\n"}]  # the object's start
+    yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": "\n" + new_keys.rstrip("\n")}]
+    if has_files_exclude:
+        globs = "\n".join(f"        {json.dumps(p)}: true," for p in hidden)
+        yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": '"files.exclude": {\n'}]
+        yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": "\n" + globs}]
+    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
+    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "type", "text": "cat .vscode/settings.json\n"}, {"action": "wait", "time": 0.5}]

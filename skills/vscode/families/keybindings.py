@@ -86,3 +86,25 @@ def reward(P):
     @component(f"the default {P['remove'][0]} binding of {P['remove'][1]} is removed", P["weights"]["remove"])
     def removed():
         return has_binding(P["remove"][0], "-" + P["remove"][1], None)
+
+
+def demonstrate(P, screen):
+    """No VS Code here: open keybindings.json in nano from the terminal, put the cursor after the
+    array's `[`, type the new bindings (each with a comma, the old ones follow), save and exit."""
+    import json
+
+    def binding(key, command, when=None):
+        lines = [f'        "key": {json.dumps(key)}', f'        "command": {json.dumps(command)}']
+        lines += [f'        "when": {json.dumps(when)}'] if when else []
+        return "    {\n" + ",\n".join(lines) + "\n    },\n"
+
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"nano ~/{P['path']}\n"}, {"action": "wait", "time": 1.5}]
+    yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": "[\n"}]  # find the array
+    added = [binding(key, command, when) for key, command, when, _ in P["adds"]]
+    added.append(binding(P["remove"][0], "-" + P["remove"][1]))  # a "-" command removes a default binding
+    yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": "\n" + "".join(added).rstrip("\n")}]
+    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
+    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "type", "text": f"cat ~/{P['path']}\n"}, {"action": "wait", "time": 0.5}]

@@ -109,3 +109,32 @@ def reward(P):
         listed = extensions.get("recommendations") if isinstance(extensions, dict) else None
         ids = {str(x).lower() for x in listed} if isinstance(listed, list) else set()
         return sum(ext.lower() in ids for ext in P["recommend"]) / len(P["recommend"])
+
+
+def demonstrate(P, screen):
+    """No VS Code here: write the .code-workspace file (what File > Save Workspace As writes) in nano
+    from the terminal: folders with paths relative to it, one display name, settings, recommendations."""
+    import json
+    import shlex
+
+    def indented(value):  # a JSON value at the object's second level, as VS Code indents it
+        return json.dumps(value, indent=4).replace("\n", "\n    ")
+
+    folders = [{"path": path, **({"name": name} if name else {})} for path, name in P["folders"]]
+    settings = dict(P["settings"])  # draw() never repeats a key
+    workspace = {"folders": folders, "settings": settings, "extensions": {"recommendations": P["recommend"]}}
+    body = ",\n".join(f"    {json.dumps(key)}: {indented(value)}" for key, value in workspace.items())
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['root'])} && ls -la\n"}]
+    yield [
+        {"action": "type", "text": f"nano {shlex.quote(P['workspace'])}\n"},
+        {"action": "wait", "time": 1.5},
+    ]
+    yield [{"action": "type", "text": "{\n" + body + "\n}"}]
+    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
+    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
+    yield [
+        {"action": "type", "text": f"cat {shlex.quote(P['workspace'])}\n"},
+        {"action": "wait", "time": 0.5},
+    ]

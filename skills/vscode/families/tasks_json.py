@@ -91,3 +91,36 @@ def reward(P):
     def test_task():
         group = (find(P["test"][0]) or {}).get("group")
         return shell_task(*P["test"]) and (group.get("kind") if isinstance(group, dict) else group) == "test"
+
+
+def demonstrate(P, screen):
+    """No VS Code here: open .vscode/tasks.json in nano from the terminal. A new file gets the whole
+    version-2.0.0 document typed in; an existing one gets the two tasks typed right after the
+    `"tasks": [` line (each with a comma, the task already there follows). Save, exit, show it."""
+    import json
+    import shlex
+
+    def task(label, command, group):
+        fields = {"label": label, "type": "shell", "command": command, "group": group, "problemMatcher": []}
+        body = ",\n".join(f"            {json.dumps(k)}: {json.dumps(v)}" for k, v in fields.items())
+        return "        {\n" + body + "\n        },\n"
+
+    tasks = task(*P["build"], {"kind": "build", "isDefault": True}) + task(*P["test"], "test")
+    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
+    yield [
+        {
+            "action": "type",
+            "text": f"cd ~/{shlex.quote(P['project'])} && mkdir -p .vscode && ls -la .vscode\n",
+        }
+    ]
+    yield [{"action": "type", "text": "nano .vscode/tasks.json\n"}, {"action": "wait", "time": 1.5}]
+    if P["existing"]:
+        yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": '"tasks": [\n'}]
+        yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": "\n" + tasks.rstrip("\n")}]
+    else:
+        yield [{"action": "type", "text": '{\n    "version": "2.0.0",\n    "tasks": [\n'}]
+        yield [{"action": "type", "text": tasks + "    ]\n}"}]
+    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
+    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
+    yield [{"action": "type", "text": "cat .vscode/tasks.json\n"}, {"action": "wait", "time": 0.5}]
