@@ -13,7 +13,16 @@ from starlette.testclient import TestClient
 
 from infra.desktop_server.app import create_app
 from infra.desktop_server.session import Session, SessionConfig
-from infra.envs.desktop.actions import GUI_ACTION, Click, KeyPress, Scroll, TypeText, xdotool_args
+from infra.envs.desktop.actions import (
+    GUI_ACTION,
+    Click,
+    DragTo,
+    KeyPress,
+    MoveTo,
+    Scroll,
+    TypeText,
+    xdotool_args,
+)
 from infra.envs.desktop.setup import load_task, task_documents, task_terminal
 from infra.errors import ConfigError
 
@@ -28,6 +37,10 @@ def test_actions_render_to_xdotool():
     assert xdotool_args(KeyPress(keys=["ctrl", "+"]))[-1] == "ctrl+plus"
     assert xdotool_args(Click(x=10, y=20, button="right", count=2))[:4] == ["mousemove", "--sync", "10", "20"]
     assert xdotool_args(Click(x=10, y=20, button="right", count=2))[-1] == "3"
+    # where the pointer already is, no --sync: xdotool would wait 15 s for a motion that never comes
+    assert xdotool_args(Click(x=10, y=20), at=(10, 20))[:3] == ["mousemove", "10", "20"]
+    assert xdotool_args(MoveTo(x=10, y=20), at=(10, 21)) == ["mousemove", "--sync", "10", "20"]
+    assert "--sync" not in xdotool_args(DragTo(x=5, y=5), at=(5, 5))
     assert xdotool_args(TypeText(text="-n"))[-2:] == ["--", "-n"]  # text that looks like an option
     assert xdotool_args(Scroll(dy=-3))[-1] == "4"  # wheel up
 

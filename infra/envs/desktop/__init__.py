@@ -310,7 +310,8 @@ class DesktopEnv(Env):
                 f"{action!r} is off the {width}x{height} screen",
                 hint="coordinates are screen pixels, 0-based",
             )
-        result = self.client.execute(["xdotool", *xdotool_args(action)], timeout_s=60)
+        at = self.cursor_position() if x is not None else None  # see actions._move
+        result = self.client.execute(["xdotool", *xdotool_args(action, at=at)], timeout_s=60)
         if result.returncode != 0:
             raise DesktopError(
                 f"{action!r} failed: {(result.error or result.output).strip()[-500:]}",

@@ -181,15 +181,19 @@ GuiAction = Annotated[Click | MoveTo | DragTo | Scroll | TypeText | KeyPress, Fi
 GUI_ACTION = TypeAdapter(GuiAction)
 
 
-def xdotool_args(action: GuiAction) -> list[str]:
-    """The xdotool arguments (after the program name) that perform `action`."""
+def _move(x: int, y: int, at: tuple[int, int] | None) -> list[str]:
+    # `--sync` waits until the pointer has moved; to the point it already is at, xdotool waits 15 s
+    # for a motion that never comes. So a move to where the pointer is (`at`) goes without it.
+    return ["mousemove", str(x), str(y)] if at == (x, y) else ["mousemove", "--sync", str(x), str(y)]
+
+
+def xdotool_args(action: GuiAction, *, at: tuple[int, int] | None = None) -> list[str]:
+    """The xdotool arguments (after the program name) that perform `action`; `at` is where the
+    pointer is now, when known (see _move)."""
     match action:
         case Click(x=x, y=y, button=button, count=count, modifiers=modifiers):
             click = [
-                "mousemove",
-                "--sync",
-                str(x),
-                str(y),
+                *_move(x, y, at),
                 "click",
                 "--repeat",
                 str(count),
@@ -199,22 +203,19 @@ def xdotool_args(action: GuiAction) -> list[str]:
             ]
             return _holding(modifiers, click)
         case MoveTo(x=x, y=y):
-            return ["mousemove", "--sync", str(x), str(y)]
+            return _move(x, y, at)
         case DragTo(x=x, y=y, button=button):
             return [
                 "mousedown",
                 _BUTTONS[button],
-                "mousemove",
-                "--sync",
-                str(x),
-                str(y),
+                *_move(x, y, at),
                 "mouseup",
                 _BUTTONS[button],
             ]
         case Scroll(dy=dy, dx=dx, x=x, y=y, modifiers=modifiers) if modifiers:
-            return _holding(modifiers, xdotool_args(Scroll(dy=dy, dx=dx, x=x, y=y)))
+            return _holding(modifiers, xdotool_args(Scroll(dy=dy, dx=dx, x=x, y=y), at=at))
         case Scroll(dy=dy, dx=dx, x=x, y=y):
-            args = ["mousemove", "--sync", str(x), str(y)] if x is not None and y is not None else []
+            args = _move(x, y, at) if x is not None and y is not None else []
             for amount, negative, positive in ((dy, "4", "5"), (dx, "6", "7")):
                 if amount:
                     args += [
