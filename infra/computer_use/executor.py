@@ -46,7 +46,7 @@ class Screen(Protocol):
 
     def screen_size(self) -> tuple[int, int]: ...
     def cursor_position(self) -> tuple[int, int]: ...
-    def gui_input(self, action: GuiAction) -> None: ...
+    def gui_input(self, action: GuiAction, *, at: tuple[int, int] | None = None) -> None: ...
 
 
 class Executed(BaseModel):
@@ -67,24 +67,27 @@ def execute_calls(screen: Screen, calls: list[dict[str, Any]], space: Space) -> 
     """Run one model step's calls in order (at most MAX_CALLS_PER_STEP; the rest are refused); stops
     after a terminate or answer."""
     done: list[Executed] = []
+    size = screen.screen_size()  # once per step: every call of a step sees the same screen
     for n, arguments in enumerate(calls):
         if n >= MAX_CALLS_PER_STEP:
             done.append(_failed(arguments, f"more than {MAX_CALLS_PER_STEP} calls in one step"))
             continue
-        done.append(execute_call(screen, arguments, space))
+        done.append(execute_call(screen, arguments, space, size=size))
         if done[-1].final:
             break
     return done
 
 
-def execute_call(screen: Screen, arguments: dict[str, Any], space: Space) -> Executed:
+def execute_call(
+    screen: Screen, arguments: dict[str, Any], space: Space, *, size: tuple[int, int] | None = None
+) -> Executed:
     try:
         action = parse_action(arguments)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
         return _failed(arguments, f"invalid call ({where}): {first.get('msg')}")
-    size = screen.screen_size()
+    size = size or screen.screen_size()
     point = None
     if getattr(action, "coordinate", None) is not None:
         point = to_screen(action.coordinate, space, size)
@@ -97,7 +100,7 @@ def execute_call(screen: Screen, arguments: dict[str, Any], space: Space) -> Exe
     record = Executed(action=action.action, raw_action_args=dict(arguments), coordinate_screen=point,
                       cursor_before=cursor)  # fmt: skip
     try:
-        _perform(screen, action, point or cursor)
+        _perform(screen, action, point or cursor, cursor)
     except (CuagymError, ValueError) as exc:
         return record.model_copy(update={"ok": False, "error": str(exc)[:500]})
     if isinstance(action, Terminate):
@@ -107,7 +110,8 @@ def execute_call(screen: Screen, arguments: dict[str, Any], space: Space) -> Exe
     return record
 
 
-def _perform(screen: Screen, action, at: tuple[int, int]) -> None:
+def _perform(screen: Screen, action, at: tuple[int, int], cursor: tuple[int, int]) -> None:
+    """Do `action` at pixel `at`; `cursor` is where the pointer is now (read just before)."""
     x, y = at
     match action:
         case Key(keys=keys):
@@ -115,20 +119,21 @@ def _perform(screen: Screen, action, at: tuple[int, int]) -> None:
         case Type(text=text):
             _type(screen, text)
         case MouseMove():
-            screen.gui_input(MoveTo(x=x, y=y))
+            screen.gui_input(MoveTo(x=x, y=y), at=cursor)
         case LeftClickDrag():
-            screen.gui_input(DragTo(x=x, y=y))
+            screen.gui_input(DragTo(x=x, y=y), at=cursor)
         case Scroll(pixels=pixels):
-            screen.gui_input(WheelScroll(dy=-pixels, x=x, y=y, modifiers=action.modifiers))
+            screen.gui_input(WheelScroll(dy=-pixels, x=x, y=y, modifiers=action.modifiers), at=cursor)
         case HScroll(pixels=pixels):
-            screen.gui_input(WheelScroll(dx=pixels, x=x, y=y, modifiers=action.modifiers))
+            screen.gui_input(WheelScroll(dx=pixels, x=x, y=y, modifiers=action.modifiers), at=cursor)
         case Wait(time=seconds):
             time.sleep(seconds)
         case Terminate() | Answer():
             pass
         case _ if type(action) in _CLICKS:
             button, count = _CLICKS[type(action)]
-            screen.gui_input(Click(x=x, y=y, button=button, count=count, modifiers=action.modifiers))
+            click = Click(x=x, y=y, button=button, count=count, modifiers=action.modifiers)
+            screen.gui_input(click, at=cursor)
         case _:
             raise ValueError(f"no executor for {action.action!r}")
 

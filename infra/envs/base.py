@@ -141,7 +141,7 @@ class Env(abc.ABC):
             f"{type(self).__name__} has no screen", hint="use the desktop provider for screenshots"
         )
 
-    def gui_input(self, action: GuiAction) -> None:
+    def gui_input(self, action: GuiAction, *, at: tuple[int, int] | None = None) -> None:
         raise EnvError(
             f"{type(self).__name__} has no screen to act on", hint="use the desktop provider for GUI input"
         )

@@ -300,9 +300,10 @@ class DesktopEnv(Env):
         """Where the X server has the pointer now."""
         return self.client.cursor_position()
 
-    def gui_input(self, action: GuiAction) -> None:
+    def gui_input(self, action: GuiAction, *, at: tuple[int, int] | None = None) -> None:
         """Perform one mouse or keyboard action (xdotool in the guest); DesktopError if it failed or
-        points off screen (xdotool itself would silently clamp it to the edge)."""
+        points off screen (xdotool itself would silently clamp it to the edge). `at`: where the
+        pointer is, when the caller just read it (else it is read here for a pointer action)."""
         width, height = self.provider.config.width, self.provider.config.height
         x, y = getattr(action, "x", None), getattr(action, "y", None)
         if (x is not None and x >= width) or (y is not None and y >= height):
@@ -310,7 +311,8 @@ class DesktopEnv(Env):
                 f"{action!r} is off the {width}x{height} screen",
                 hint="coordinates are screen pixels, 0-based",
             )
-        at = self.cursor_position() if x is not None else None  # see actions._move
+        if at is None and x is not None:  # see actions._move
+            at = self.cursor_position()
         result = self.client.execute(["xdotool", *xdotool_args(action, at=at)], timeout_s=60)
         if result.returncode != 0:
             raise DesktopError(
