@@ -66,3 +66,23 @@ def reward(P):
     def bold_header():
         cells = [c for c in sheet()[1] if c.value not in (None, "")]
         return sum(bool(c.font is not None and c.font.b) for c in cells) / len(cells)
+
+
+def demonstrate(P, screen):
+    """Calc is open on the sheet: bold A1 through the last header, put the cursor just below (and
+    right of) what must stay pinned, View > Freeze Rows and Columns, save keeping xlsx."""
+    key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
+    yield [key("ctrl", "home"), key("shift", "ctrl", "right"), key("ctrl", "b")]  # the headers are contiguous
+    # Freezing pins the rows above and the columns left of the cursor: A2 -> row 1, B2 -> row 1 and column A.
+    yield [key("ctrl", "home"), key("down"), *([key("right")] if P["freeze_column"] else [])]
+    yield [key("alt", "v")]
+    item = screen.find(
+        lambda e: "menu-item" in e.role and e.name == "Freeze Rows and Columns",
+        what="View > Freeze Rows and Columns",
+    )
+    yield [{"action": "left_click", "coordinate": list(item.center)}]
+    yield [key("ctrl", "s")]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [key("enter")]  # the default button keeps the .xlsx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes

@@ -81,3 +81,41 @@ def reward(P):
             return len(match.group(1) or "") if match else None
 
         return sum(places(code) == P["decimals"] for code in codes()) / len(rows)
+
+
+def demonstrate(P, screen):
+    """Calc is open on the sheet: select the ratio cells, Format Cells (Ctrl+1) > Numbers, type the
+    percent format code, OK, save keeping xlsx."""
+    key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
+    to_column = [key("right")] * (P["ratio_col"] - 1)
+    yield [
+        key("ctrl", "home"),
+        *to_column,
+        key("down"),
+        key("shift", "ctrl", "down"),
+    ]  # the ratios have no gaps
+    yield [key("ctrl", "1")]
+    screen.wait_until(lambda: screen.has_window("Format Cells"), what="the Format Cells dialog")
+    tab = screen.find(lambda e: e.role == "page-tab" and e.name == "Numbers", what="the Numbers tab")
+    yield [{"action": "left_click", "coordinate": list(tab.center)}]
+    label = screen.find(lambda e: e.role == "label" and e.name == "Format Code", what="the Format Code label")
+    field = screen.find(
+        lambda e: e.role == "text" and label.y < e.y < label.y + 80 and e.x >= label.x - 20,
+        what="the format code field",
+    )
+    code = "0" + ("." + "0" * P["decimals"] if P["decimals"] else "") + "%"
+    yield [
+        {"action": "left_click", "coordinate": list(field.center)},
+        key("ctrl", "a"),
+        {"action": "type", "text": code},
+    ]
+    ok = screen.find(
+        lambda e: e.role == "push-button" and e.name == "OK" and e.y > field.y, what="the OK button"
+    )
+    yield [{"action": "left_click", "coordinate": list(ok.center)}]
+    screen.wait_until(lambda: not screen.has_window("Format Cells"), what="the dialog to close")
+    yield [key("ctrl", "s")]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [key("enter")]  # the default button keeps the .xlsx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes

@@ -92,3 +92,35 @@ def reward(P):
         for key, row in zip(primary_keys(), records(), strict=True):
             groups.setdefault(key, []).append(row[P["secondary"] - 1])
         return all(ordered(values, P["descending"]) for values in groups.values())
+
+
+def demonstrate(P, screen):
+    """Calc is open on the sheet: Data > Sort with the cursor in the table (Calc takes the whole
+    range and its header), pick both key columns and the second key's direction, OK, save as xlsx."""
+    key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
+
+    def pick(column):
+        """In a focused key list ("- undefined -", then the headers): to the top, then down to `column`."""
+        yield [key("up")] * (len(P["headers"]) + 1)
+        yield [key("down")] * column
+
+    yield [key("ctrl", "home"), key("alt", "d")]
+    item = screen.find(lambda e: "menu-item" in e.role and e.name.startswith("Sort."), what="Data > Sort...")
+    yield [{"action": "left_click", "coordinate": list(item.center)}]
+    screen.wait_until(lambda: screen.has_window("Sort"), what="the Sort dialog")
+    yield [{"action": "wait", "time": 1.0}]  # the dialog takes the focus once it has read the range
+    # The dialog's focus order: tabs, key 1's direction, key 1's column, key 2's direction, key 2's column.
+    yield [key("tab"), key("tab")]
+    yield from pick(P["primary"])
+    yield [key("tab"), key("tab")]
+    yield from pick(P["secondary"])
+    if P["descending"]:
+        yield [key("shift", "tab"), key("down")]  # arrows move and select within key 2's radio pair
+    ok = screen.find(lambda e: e.role == "push-button" and e.name == "OK", what="the Sort dialog's OK")
+    yield [{"action": "left_click", "coordinate": list(ok.center)}]
+    screen.wait_until(lambda: not screen.has_window("Sort"), what="the sort to finish")
+    yield [key("ctrl", "s")]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [key("enter")]  # the default button keeps the .xlsx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes

@@ -90,3 +90,33 @@ def reward(P):
     @component(f'the title "{P["document"]}" (and nothing else) is italic', 0.5)
     def title_italic():
         return emphasised_exactly(P["document"], 1)
+
+
+def demonstrate(P, screen):
+    """Writer is open on the memo: for each phrase, Find & Replace (Ctrl+H) > Find All selects it,
+    close the dialog, Ctrl+B or Ctrl+I on the selection; save keeping docx."""
+    key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
+    click = lambda element: {"action": "left_click", "coordinate": list(element.center)}  # noqa: E731
+
+    def button(name):
+        return screen.find(lambda e: e.role == "push-button" and e.name == name, what=f"the {name} button")
+
+    for phrase, shortcut in ((P["deadline"], "b"), (P["document"], "i")):
+        yield [key("ctrl", "h")]
+        screen.wait_until(lambda: screen.has_window("Find and Replace"), what="the Find and Replace dialog")
+        label = screen.find(lambda e: e.role == "label" and e.name == "Find:", what="the Find: label")
+        field = screen.find(
+            lambda e, label=label: e.role == "text" and e.x > label.x and abs(e.y - label.y) < 30,
+            what="the Find field",
+        )
+        # The field may hold the last search (or the selection): replace whatever is there.
+        yield [click(field), key("ctrl", "a"), {"action": "type", "text": phrase}]
+        yield [click(button("Find All")), {"action": "wait", "time": 1.0}]
+        yield [click(button("Close"))]
+        screen.wait_until(lambda: not screen.has_window("Find and Replace"), what="the dialog to close")
+        yield [key("ctrl", shortcut)]
+    yield [key("ctrl", "s")]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [key("enter")]  # the default button keeps the .docx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes

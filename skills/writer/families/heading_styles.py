@@ -91,3 +91,19 @@ def reward(P):
     @component("subsection titles use Heading 2 (and no body text is a heading)", 0.5)
     def subsections_h2():
         return share(P["subsections"], "heading2")
+
+
+def demonstrate(P, screen):
+    """Writer is open on the report (the title first, then the blocks in order): walk the paragraphs
+    with Ctrl+Down and give each title its style, Ctrl+1 (Heading 1) or Ctrl+2 (Heading 2); save as docx."""
+    key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
+    shortcut = {"section": [key("ctrl", "1")], "subsection": [key("ctrl", "2")], "body": []}
+    steps = [[key("ctrl", "down"), *shortcut[kind]] for kind, _ in P["blocks"]]  # Ctrl+Down: next paragraph
+    yield [key("ctrl", "home")]
+    for start in range(0, len(steps), 4):  # a few paragraphs per step
+        yield [call for step in steps[start : start + 4] for call in step]
+    yield [key("ctrl", "s")]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [key("enter")]  # the default button keeps the .docx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes

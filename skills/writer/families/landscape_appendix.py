@@ -130,3 +130,45 @@ def reward(P):
     def appendix_margins():
         found = [ok for s in split()[1] for ok in margins(s, P["margin_mm"])]
         return sum(found) / len(found) if found and body_untouched() else 0.0
+
+
+def demonstrate(P, screen):
+    """Writer is open on the report: with the cursor in the appendix (its own page style), Format >
+    Page Style > Page: Landscape and the four margins typed in mm; OK, save keeping docx."""
+    key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
+    click = lambda element: {"action": "left_click", "coordinate": list(element.center)}  # noqa: E731
+    yield [key("ctrl", "end"), key("alt", "o")]  # the document ends in the appendix
+    item = screen.find(
+        lambda e: "menu-item" in e.role and e.name.startswith("Page Style"), what="Format > Page Style"
+    )
+    yield [click(item)]
+    screen.wait_until(lambda: screen.has_window("Page Style"), what="the Page Style dialog")
+    tab = screen.find(lambda e: e.role == "page-tab" and e.name == "Page", what="the Page tab")
+    yield [click(tab)]
+    landscape = screen.find(lambda e: e.role == "radio-button" and e.name == "Landscape", what="Landscape")
+    yield [click(landscape)]  # swaps width and height of the same paper
+    for side in ("Left", "Right", "Top", "Bottom"):
+        label = screen.find(
+            lambda e, side=side: e.role == "label" and e.name == f"{side}:", what=f"the {side} label"
+        )
+        row = label.y + label.h // 2
+        field = screen.find(
+            lambda e, row=row, label=label: (
+                e.role == "spin-button" and e.x > label.x and abs(e.y + e.h // 2 - row) < 15
+            ),
+            what=f"the {side} margin",
+        )
+        # The fields show inches; a typed unit is converted. Tab commits the value. The click goes to
+        # the text part, left of the field's -/+ buttons.
+        yield [
+            {"action": "triple_click", "coordinate": [field.x + 20, field.y + field.h // 2]},
+            {"action": "type", "text": f"{P['margin_mm']:g} mm\t"},
+        ]
+    ok = screen.find(lambda e: e.role == "push-button" and e.name == "OK", what="the dialog's OK")
+    yield [click(ok)]
+    screen.wait_until(lambda: not screen.has_window("Page Style"), what="the dialog to close")
+    yield [key("ctrl", "s")]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [key("enter")]  # the default button keeps the .docx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes

@@ -103,3 +103,43 @@ def reward(P):
         all_renamed = renamed >= sum(len(pattern.findall(t)) for t in originals)  # deleting is not renaming
         places_kept = all(norm(t) in found for t in originals if P["place"] in t)
         return all_renamed and not any(pattern.search(t) for t in found) and places_kept
+
+
+def demonstrate(P, screen):
+    """Writer is open on the memo: Find & Replace (Ctrl+H), old name -> new name with "Whole words
+    only" ticked, Replace All (it covers the table too), close, save keeping docx."""
+    key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
+    click = lambda element: {"action": "left_click", "coordinate": list(element.center)}  # noqa: E731
+
+    def field(label_name):
+        """The entry to the right of a dialog label ("Find:", "Replace:")."""
+        label = screen.find(
+            lambda e: e.role == "label" and e.name == label_name, what=f"the {label_name} label"
+        )
+        row = label.y + label.h // 2
+        return screen.find(
+            lambda e: e.role == "text" and e.x > label.x and abs(e.y + e.h // 2 - row) < 30,
+            what=f"the {label_name} field",
+        )
+
+    yield [key("ctrl", "h")]
+    screen.wait_until(lambda: screen.has_window("Find and Replace"), what="the Find and Replace dialog")
+    find, replace = field("Find:"), field("Replace:")
+    yield [click(find), key("ctrl", "a"), {"action": "type", "text": P["old"]}]
+    yield [click(replace), key("ctrl", "a"), {"action": "type", "text": P["new"]}]
+    whole = screen.find(
+        lambda e: e.role == "check-box" and e.name == "Whole words only", what="Whole words only"
+    )
+    yield [click(whole)]  # unticked in a fresh profile: without it the place name would change too
+    replace_all = screen.find(
+        lambda e: e.role == "push-button" and e.name == "Replace All", what="Replace All"
+    )
+    yield [click(replace_all), {"action": "wait", "time": 1.0}]
+    close = screen.find(lambda e: e.role == "push-button" and e.name == "Close", what="the dialog's Close")
+    yield [click(close)]
+    screen.wait_until(lambda: not screen.has_window("Find and Replace"), what="the dialog to close")
+    yield [key("ctrl", "s")]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [key("enter")]  # the default button keeps the .docx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
