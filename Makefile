@@ -14,7 +14,7 @@ system:
 $(STAMP): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,train]"
 	@touch $(STAMP)
 
 guest: $(STAMP)

@@ -14,7 +14,8 @@ parser): it works in screen pixels, the convention of general-purpose computer-u
 `assistant_raw` is the reply's text followed by its calls written as Hermes blocks (so `fmt` is
 Hermes and the text re-parses to the same calls). `space=` overrides a family's space.
 
-The scaffold (CUA-Gym appendix C.1):
+The scaffold (CUA-Gym appendix C.1; the families, the system prompt, the user-turn wrapping and the
+collapse rule live in infra/computer_use/conversation.py, which training/data.py rebuilds contexts with):
 - a constant system prompt (prompts/computer_use_system.md.j2) with the tool's schema
   (prompts/computer_use_tool.yaml.j2), the screen's resolution as the model sees it ("1000x1000"
   for the relative grid), the family's call grammar and what ends an episode. For `openai` the
@@ -53,19 +54,26 @@ server splits off into `reasoning_content` would be missing from `assistant_raw`
 from __future__ import annotations
 
 import base64
-import io
 import json
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-import jinja2
-import yaml
-from pydantic import BaseModel, ConfigDict
-
-from infra.computer_use.actions import ACTION_NAMES, MAX_CALLS_PER_STEP
-from infra.computer_use.coords import Space, smart_resize
+from infra.computer_use.conversation import (  # shared with training/data.py: the same contexts
+    COLLAPSED,
+    FAMILIES,
+    FEEDBACK_TEMPLATE,
+    Family,
+    collapsed_count,
+    model_png,
+    render_template,
+    resolve_family,
+    shown_part,
+    system_prompt,
+    tool_schema,
+    user_content,
+)
+from infra.computer_use.coords import Space
 from infra.computer_use.formats import (
     MAX_REPLY_CHARS,
     TOOL_NAME,
@@ -78,111 +86,26 @@ from infra.errors import ConfigError
 from infra.llm import CallRecord, CallSink, LLMClient, LLMError, LLMReply
 from infra.llm_config import RoleConfig
 from skills.kit.vocabulary import TaskSpec
-from tasks.prompts import PROMPTS_DIR
 from tasks.rollout.policy import Observation, PolicyStep
 
+__all__ = [
+    "COLLAPSED",
+    "FAMILIES",
+    "Family",
+    "LLMPolicy",
+    "collapsed_count",
+    "resolve_family",
+    "system_prompt",
+]
+
 ROLE = "agent"  # the gateway's role name for these calls (CallRecord.role)
-COLLAPSED = "This screenshot has been collapsed."
-TOOL_RESPONSE_OPEN, TOOL_RESPONSE_CLOSE = "<tool_response>\n", "\n</tool_response>"
 HISTORY_CUT_CHARS = 4_000  # a runaway reply stays in the history this long
 FATAL_KINDS = {"auth", "not_found"}  # every later call would fail the same way: raise, not a failed step
-SYSTEM_TEMPLATE = "computer_use_system.md.j2"
-TOOL_TEMPLATE = "computer_use_tool.yaml.j2"
-FEEDBACK_TEMPLATE = "computer_use_feedback.md.j2"
-
-
-class Family(BaseModel):
-    """How a model family is prompted and read."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    fmt: ToolFormat  # the call grammar of the prompt and of `assistant_raw`
-    space: Space
-    native_tools: bool = False  # the tool goes in the request's `tools`; calls come back as tool_calls
-
-
-FAMILIES: dict[str, Family] = {
-    f.name: f
-    for f in (
-        Family(name="qwen3.5", fmt=ToolFormat.XML, space=Space.RELATIVE),
-        Family(name="qwen3-vl", fmt=ToolFormat.HERMES, space=Space.RELATIVE),
-        Family(name="qwen2.5-vl", fmt=ToolFormat.HERMES, space=Space.RESIZED),
-        Family(name="openai", fmt=ToolFormat.HERMES, space=Space.SCREEN, native_tools=True),
-    )
-}
-
-
-def resolve_family(name: str) -> Family:
-    try:
-        return FAMILIES[name]
-    except KeyError:
-        raise ConfigError(f"unknown model family {name!r}", hint=f"families: {', '.join(FAMILIES)}") from None
-
-
-@lru_cache(maxsize=1)
-def _templates() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(PROMPTS_DIR),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
-def _render(template: str, **context: Any) -> str:
-    return _templates().get_template(template).render(**context)
-
-
-def model_resolution(space: Space, screen: tuple[int, int]) -> tuple[int, int]:
-    """The resolution the prompt states: the grid, the resized screenshot, or the screen."""
-    if space is Space.RELATIVE:
-        return 1000, 1000
-    if space is Space.RESIZED:
-        return smart_resize(*screen)
-    return screen
-
-
-def tool_schema(space: Space, screen: tuple[int, int]) -> dict[str, Any]:
-    """The computer_use tool in OpenAI's function-tool shape."""
-    width, height = model_resolution(space, screen)
-    return yaml.safe_load(_render(TOOL_TEMPLATE, width=width, height=height, actions=ACTION_NAMES))
-
-
-def system_prompt(fam: Family, space: Space, screen: tuple[int, int]) -> str:
-    width, height = model_resolution(space, screen)
-    return _render(
-        SYSTEM_TEMPLATE,
-        width=width,
-        height=height,
-        fmt="native" if fam.native_tools else fam.fmt.value,
-        tool_json=json.dumps(tool_schema(space, screen), ensure_ascii=False),
-        collapsed=COLLAPSED,
-        max_calls=MAX_CALLS_PER_STEP,
-    ).strip()
-
-
-def collapsed_count(screenshots: int, max_visible: int, block: int) -> int:
-    """How many of the oldest screenshots are collapsed: whole blocks, until at most max_visible show."""
-    folded = 0
-    while screenshots - folded > max_visible:
-        folded += block
-    return min(folded, screenshots)
 
 
 def screenshot_url(png: bytes, space: Space) -> str:
     """The screenshot as a data URL; for the resized space, at smart_resize's size."""
-    if space is Space.RESIZED:
-        from PIL import Image  # Pillow: only the resized family needs it
-
-        with Image.open(io.BytesIO(png)) as image:
-            size = smart_resize(*image.size)
-            if size != image.size:
-                out = io.BytesIO()
-                image.convert("RGB").resize(size).save(out, format="PNG")
-                png = out.getvalue()
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return "data:image/png;base64," + base64.b64encode(model_png(png, space)).decode("ascii")
 
 
 class _Client(LLMClient):
@@ -337,24 +260,15 @@ class LLMPolicy:
         folded = collapsed_count(len(turns), self.max_screenshots, self.collapse_block)
         out: list[dict[str, Any]] = [{"role": "system", "content": self._system}]
         for n, turn in enumerate(turns):
-            shown = (
-                {"type": "text", "text": COLLAPSED}
-                if n < folded
-                else {"type": "image_url", "image_url": {"url": turn.image_url}}
+            shown = shown_part(
+                {"type": "image_url", "image_url": {"url": turn.image_url}}, collapsed=n < folded
             )
-            if n == 0:
-                assert self._task is not None
-                content = [{"type": "text", "text": self._task.instruction}, shown]
-            elif self.family.native_tools:
+            if n and self.family.native_tools:
                 out.extend(turn.tool_messages)
                 content = ([{"type": "text", "text": turn.feedback}] if turn.feedback else []) + [shown]
             else:
-                opening = TOOL_RESPONSE_OPEN + (turn.feedback + "\n" if turn.feedback else "")
-                content = [
-                    {"type": "text", "text": opening},
-                    shown,
-                    {"type": "text", "text": TOOL_RESPONSE_CLOSE},
-                ]
+                assert self._task is not None
+                content = user_content(n, shown, instruction=self._task.instruction, feedback=turn.feedback)
             out.append({"role": "user", "content": content})
             if turn.assistant is not None:
                 out.append(turn.assistant)
@@ -371,7 +285,9 @@ class LLMPolicy:
             if not r.get("ok", True) and not (r.get("action") == "invalid" and r.get("error") == echo)
         ]
         if not self.family.native_tools:
-            feedback = _render(FEEDBACK_TEMPLATE, errors=self._last.parsed.errors, failed=failed).strip()
+            feedback = render_template(
+                FEEDBACK_TEMPLATE, errors=self._last.parsed.errors, failed=failed
+            ).strip()
             return _Turn(image_url=image, feedback=feedback)
         tool_messages = []
         for call_id, index, error in self._last.native:
@@ -387,7 +303,7 @@ class LLMPolicy:
             tool_messages.append({"role": "tool", "tool_call_id": call_id, "content": json.dumps(result)})
         native_errors = {error for _, _, error in self._last.native if error is not None}
         reply_errors = [e for e in self._last.parsed.errors if e not in native_errors]
-        feedback = _render(FEEDBACK_TEMPLATE, errors=reply_errors, failed=[]).strip()
+        feedback = render_template(FEEDBACK_TEMPLATE, errors=reply_errors, failed=[]).strip()
         return _Turn(image_url=image, feedback=feedback, tool_messages=tool_messages)
 
     # -- reading a reply -----------------------------------------------------------------------------
