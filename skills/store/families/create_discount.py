@@ -2,6 +2,7 @@
 
 from skills.kit.guest.hub import hub_read, hub_write, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.store.families._gui import button, click, fill, fill_date, named, open_section, toast
 from skills.store.world import discount
 
 
@@ -69,3 +70,29 @@ def reward(P):
     @component("the start and end dates are set", 0.3)
     def dates():
         return bool(made) and made.get("starts") == P["starts"] and made.get("ends") == P["ends"]
+
+
+def demonstrate(P, screen):
+    """Open Discounts, press "Create discount" and fill the dialog field by field, then save it."""
+    yield from open_section(screen, "Discounts")
+    yield [click(button(screen, "Create discount"))]
+    code = screen.find(
+        lambda e: e.role == "entry" and e.name.startswith("Discount code"), what="the Discount code field"
+    )
+    yield [click(code), {"action": "type", "text": P["code"]}]
+    if P["kind"] == "fixed":  # a closed select picks the option its typed letters start
+        kind = screen.find(named("combo-box", "Type"), what="the Type select")
+        yield [{"action": "key", "keys": ["tab"]}, {"action": "type", "text": "Fixed"}]
+        screen.wait_until(
+            lambda: any(e.name == "Fixed amount" for e in screen.elements(lambda e: e.y == kind.y)),
+            timeout_s=10,
+            what="Fixed amount to be picked",
+        )
+    yield fill(screen, "spin-button", "Value", f"{P['value']:g}")
+    yield fill(screen, "spin-button", "Minimum subtotal", f"{P['min_subtotal']:.2f}")
+    yield fill(screen, "spin-button", "Usage limit", str(P["usage_limit"]))
+    yield fill_date(screen, "Start date", P["starts"])
+    yield fill_date(screen, "End date", P["ends"])
+    yield [click(button(screen, "Save discount"))]
+    toast(screen, f"{P['code']} created", timeout_s=10)
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

@@ -2,6 +2,7 @@
 
 from skills.kit.guest.hub import awaiting_shipment, hub_read, hub_write, now_iso, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.store.families._gui import button, click, fill, in_dialog, named, open_order, showing, toast
 from skills.store.world import catalogue_products, customer, discount, order, random_lines
 
 
@@ -125,3 +126,41 @@ def reward(P):
         tags = [t.strip().casefold() for t in now["customers"][P["customer"]]["tags"]]
         kept = all(t.casefold() in tags for t in before["customers"][P["customer"]]["tags"])
         return P["tag"] in tags and kept
+
+
+def demonstrate(P, screen):
+    """Open each paid order from the top bar's search and fulfil it (carrier, tracking number); on
+    the pending order apply the code, then mark it paid; follow its customer link and add the tag."""
+    for oid, tracking in P["tracking"].items():
+        number = P["numbers"][oid]
+        yield from open_order(screen, number)
+        yield [click(button(screen, "Fulfill items"))]
+        # The dialog focuses the carrier select first; a closed select picks what its typed letters start.
+        in_dialog(screen, "combo-box", "Shipping carrier")
+        yield [{"action": "type", "text": P["carrier"].split()[0]}]
+        yield fill(screen, "entry", "Tracking number", tracking)
+        yield [click(in_dialog(screen, "push-button", "Fulfill items"))]
+        toast(screen, f"{number} fulfilled", timeout_s=10)
+    number = P["numbers"][P["pending"]]
+    yield from open_order(screen, number)
+    yield [click(button(screen, "Apply discount"))]
+    in_dialog(screen, "combo-box", "Code")  # it has the focus (a combo box: it lists the active codes)
+    yield [{"action": "type", "text": P["code"]}]
+    yield [click(in_dialog(screen, "push-button", "Apply"))]
+    toast(screen, f"{P['code']} applied to {number}", timeout_s=10)
+    yield [click(button(screen, "Mark as paid"))]
+    toast(screen, f"{number} marked as paid", timeout_s=10)
+    yield [click(screen.find(named("link", P["name"]), what=f"the customer link {P['name']}"))]
+    screen.wait_until(lambda: showing(screen, "Customers"), timeout_s=15, what="the customer page")
+    tags = screen.find(named("entry", "Customer tags"), what="the customer's Tags field")
+    # Add after the tags already there; the field saves when it loses the focus.
+    yield [
+        click(tags),
+        {"action": "key", "keys": ["end"]},
+        {"action": "type", "text": f", {P['tag']}\t"},
+    ]
+    screen.find(
+        lambda e: e.role == "entry" and e.name == "Customer tags" and e.text.endswith(P["tag"]),
+        what="the new tag",
+    )
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

@@ -3,6 +3,7 @@
 from skills.kit.guest import HOME
 from skills.kit.guest.hub import awaiting_shipment, hub_read, hub_write, order_total, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.store.families._gui import click, named, open_order
 from skills.store.world import catalogue_products, customer, order, picking_rows, random_lines
 
 
@@ -133,3 +134,41 @@ def reward(P):
     def tagged():
         tags = [[t.strip().casefold() for t in now["orders"][oid]["tags"]] for oid in picked]
         return sum(P["tag"] in these for these in tags) / len(picked)
+
+
+def demonstrate(P, screen):
+    """Calc is on top with the template: type one row per order under the header (Tab between the
+    cells, Enter back to column A), save keeping xlsx; then switch to the store admin and tag each
+    of those orders from its page."""
+    name = P["xlsx"].rsplit("/", 1)[-1]
+    screen.wait_until(
+        lambda: screen.has_window(f"{name} - LibreOffice Calc"), what="the picking list in Calc"
+    )
+    yield [{"action": "key", "keys": ["ctrl", "home"]}, {"action": "key", "keys": ["down"]}]
+    for row in P["expected"]:
+        yield [
+            {
+                "action": "type",
+                "text": f"{row['number']}\t{row['email']}\t{row['items']}\t{row['total']:.2f}\n",
+            }
+        ]
+    yield [{"action": "key", "keys": ["ctrl", "s"]}]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [{"action": "key", "keys": ["enter"]}]  # the default button keeps the .xlsx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    # Chromium is the only other window: Alt+Tab raises it (the tree lists it even while it is behind).
+    yield [
+        {"action": "wait", "time": 1.0},
+        {"action": "key", "keys": ["alt", "tab"]},
+        {"action": "wait", "time": 1.0},
+    ]
+    for row in P["expected"]:
+        yield from open_order(screen, row["number"])
+        tags = screen.find(named("entry", "Order tags"), what="the order's Tags field")
+        # Add after the tags already there; the field saves when it loses the focus.
+        yield [click(tags), {"action": "key", "keys": ["end"]}, {"action": "type", "text": f", {P['tag']}\t"}]
+        screen.find(
+            lambda e: e.role == "entry" and e.name == "Order tags" and e.text.endswith(P["tag"]),
+            what="the new tag",
+        )
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

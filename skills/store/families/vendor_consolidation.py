@@ -2,6 +2,7 @@
 
 from skills.kit.guest.hub import hub_read, hub_write, now_iso, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.store.families._gui import button, click, fill, named, open_section, toast
 from skills.store.world import CATALOGUE, VENDORS, product, slug
 
 
@@ -72,3 +73,36 @@ def reward(P):
             return new.startswith(old) and new.endswith(line) and len(new) <= len(old) + len(line) + 2
 
         return sum(appended(pid) for pid in targets) / len(targets)
+
+
+def demonstrate(P, screen):
+    """For each old vendor: filter Products by its name, open each of its products, change the
+    vendor, add the line after the description's text and Save."""
+    yield from open_section(screen, "Products")
+    for vendor in P["old_vendors"]:
+        search = screen.find(named("entry", "Search products"), what="the product search")
+        yield [click(search), {"action": "key", "keys": ["ctrl", "a"]}, {"action": "type", "text": vendor}]
+        titles = [
+            P["world"]["products"][pid]["title"]
+            for pid in P["targets"]
+            if P["world"]["products"][pid]["vendor"] == vendor
+        ]
+        for title in titles:
+            row = screen.find(
+                named("static", title),
+                what=f"the row of {title}",
+            )
+            yield [click(row)]
+            screen.find(named("heading", title), what=f"the page of {title}")
+            yield fill(screen, "entry", "Vendor", P["new_vendor"])
+            description = screen.find(named("entry", "Description"), what="the Description field")
+            yield [
+                click(description),
+                {"action": "key", "keys": ["ctrl", "end"]},
+                {"action": "type", "text": "\n" + P["line"]},
+            ]
+            yield [click(button(screen, "Save"))]
+            toast(screen, "Product saved", timeout_s=10)
+            yield [click(screen.find(named("link", "Back to products"), what="Back to products"))]
+            screen.find(named("entry", "Search products"), what="the product list")
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

@@ -2,6 +2,7 @@
 
 from skills.kit.guest.hub import add_comment, hub_read, hub_write, mentions, now_iso, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.tracker.families._gui import choose, chosen, comment, open_issue
 from skills.tracker.world import ME, SUMMARIES, project_patch, random_issue, sprint, team
 
 
@@ -68,3 +69,12 @@ def reward(P):
         return any(
             c["issue"] == P["issue"] and c["author"] == me and mentions(c["body"], P["comment"]) for c in new
         )
+
+
+def demonstrate(P, screen):
+    """Open the issue from the top bar's search, pick the assignee, then write and save the comment."""
+    yield from open_issue(screen, P["issue"])
+    yield from choose(screen, "Assignee", P["assignee_name"])
+    chosen(screen, "Assignee", P["assignee_name"], timeout_s=10)
+    yield from comment(screen, P["comment"])
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

@@ -2,6 +2,18 @@
 
 from skills.kit.guest.hub import hub_read, hub_write, now_iso, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.tracker.families._gui import (
+    button,
+    choose,
+    chosen,
+    click,
+    fill_date,
+    in_dialog,
+    named,
+    scrolled_to,
+    showing,
+    toast,
+)
 from skills.tracker.world import GOALS, SUMMARIES, project_patch, random_issue, sprint, team
 
 
@@ -115,3 +127,42 @@ def reward(P):
     @component("the next sprint has the agreed goal", 0.2)
     def goal():
         return squash(nxt.get("goal")) == squash(P["goal"])
+
+
+def demonstrate(P, screen):
+    """On the project's board complete the sprint, sending its open issues to the next one; in the
+    backlog move the two issues into that sprint with their Sprint selects, then start it."""
+    project = P["world"]["projects"][P["project"]]["name"]
+    if not showing(screen, project, "board"):
+        link = screen.find(
+            lambda e: e.role == "link" and e.name == project and e.x < 240, what=f"the {project} link"
+        )
+        yield [click(link)]
+        screen.wait_until(
+            lambda: showing(screen, project, "board"), timeout_s=15, what=f"the {project} board"
+        )
+    yield [click(button(screen, "Complete sprint"))]
+    in_dialog(screen, "combo-box", "Move open issues to")
+    yield from choose(screen, "Move open issues to", P["next_name"])
+    chosen(screen, "Move open issues to", P["next_name"], timeout_s=10)
+    yield [click(in_dialog(screen, "push-button", "Complete sprint"))]
+    toast(screen, "Sprint completed", timeout_s=10)
+    yield [click(screen.find(named("link", "Backlog"), what="the sidebar's Backlog"))]
+    screen.wait_until(lambda: showing(screen, project, "backlog"), timeout_s=15, what="the backlog")
+    for key in P["pull"]:
+        select = f"Sprint of {key}"
+        yield from scrolled_to(screen, named("combo-box", select), what=f"the row of {key}", at=(1000, 700))
+        yield from choose(screen, select, P["next_name"])
+        toast(screen, f"{key} moved to {P['next_name']}", timeout_s=10)
+    start = yield from scrolled_to(
+        screen, named("push-button", "Start sprint"), what="Start sprint", at=(1000, 700)
+    )
+    yield [click(start)]
+    in_dialog(screen, "spin-button", "Month Start date")
+    yield fill_date(screen, "Start date", P["start"])
+    yield fill_date(screen, "End date", P["end"])
+    goal = in_dialog(screen, "entry", "Sprint goal")
+    yield [click(goal), {"action": "type", "text": P["goal"]}]
+    yield [click(in_dialog(screen, "push-button", "Start"))]
+    toast(screen, f"{P['next_name']} started", timeout_s=10)
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

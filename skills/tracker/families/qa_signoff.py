@@ -2,6 +2,7 @@
 
 from skills.kit.guest.hub import add_comment, hub_read, hub_write, mentions, now_iso, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.tracker.families._gui import choose, chosen, close_issue, comment, open_issue
 from skills.tracker.world import SUMMARIES, project_patch, random_issue, sprint, team
 
 
@@ -79,3 +80,26 @@ def reward(P):
         new = [c for cid, c in now["comments"].items() if cid not in before["comments"]]
         mine = [c for c in new if c["author"] == me and mentions(c["body"], P["build"])]
         return sum(any(c["issue"] == key for c in mine) for key in P["targets"]) / len(P["targets"])
+
+
+# The workflow's forward step from each open status: (next status, its name in the Status select).
+FORWARD = {
+    "todo": ("in_progress", "In Progress"),
+    "in_progress": ("in_review", "In Review"),
+    "in_review": ("done", "Done"),
+}
+
+
+def demonstrate(P, screen):
+    """Open each qa-passed issue from the top bar's search, step its Status forward to Done (the
+    select offers only the workflow's next steps), comment the build and close it."""
+    for key in P["targets"]:
+        yield from open_issue(screen, key)
+        status = P["world"]["issues"][key]["status"]
+        while status != "done":
+            status, name = FORWARD[status]
+            yield from choose(screen, "Status", f"→ {name}")
+            chosen(screen, "Status", name, timeout_s=10)
+        yield from comment(screen, f"Verified by QA on build {P['build']}.")
+        yield from close_issue(screen, key)
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made
