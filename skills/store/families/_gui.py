@@ -9,15 +9,9 @@ segments are spin-buttons ("Month Start date", "Day Start date", "Year Start dat
 window's title names the page ("<Section> · <store> · Store Admin - Chromium").
 """
 
+from skills.kit.teach import click, named
+
 SIDEBAR_RIGHT = 232  # the section sidebar is the 232 px column at the left edge (app.css)
-
-
-def click(element):
-    return {"action": "left_click", "coordinate": list(element.center)}
-
-
-def named(role, name):
-    return lambda e: e.role == role and e.name == name
 
 
 def showing(screen, section):
@@ -39,27 +33,10 @@ def open_section(screen, section):
     screen.wait_until(lambda: showing(screen, section), timeout_s=15, what=f"the {section} page to open")
 
 
-def button(screen, name, **kw):
-    return screen.find(named("push-button", name), what=f"the {name!r} button", **kw)
-
-
 def fill(screen, role, name, text):
     """Click the field `name` (of `role`), select what it holds and type `text` over it."""
     box = screen.find(named(role, name), what=f"the field {name!r}")
     return [click(box), {"action": "key", "keys": ["ctrl", "a"]}, {"action": "type", "text": text}]
-
-
-def fill_date(screen, label, iso):
-    """Type the ISO date `iso` into the date field `label`: its month segment first, then the digits
-    (Chromium moves on to the next segment once one is complete, in the en-US order MM/DD/YYYY)."""
-    month = screen.find(named("spin-button", f"Month {label}"), what=f"the month of {label!r}")
-    year, mm, dd = iso.split("-")
-    return [click(month), {"action": "type", "text": f"{mm}{dd}{year}"}]
-
-
-def toast(screen, text, **kw):
-    """Wait for the notice `text` the app shows after a change was saved."""
-    return screen.find(lambda e: e.role == "static" and e.name == text, what=f"the notice {text!r}", **kw)
 
 
 def open_order(screen, number):
@@ -67,18 +44,3 @@ def open_order(screen, number):
     search = screen.find(named("entry", "Search"), what="the top bar search")
     yield [click(search), {"action": "key", "keys": ["ctrl", "a"]}, {"action": "type", "text": number + "\n"}]
     screen.find(named("heading", number), timeout_s=15, what=f"the page of order {number}")
-
-
-def in_dialog(screen, role, name):
-    """The node `role`/`name` inside the open dialog (the page behind may hold a namesake)."""
-    box = screen.find(lambda e: e.role == "dialog", what="the dialog")
-
-    def inside(e):
-        return (
-            e.role == role
-            and e.name == name
-            and box.y <= e.y < box.y + box.h
-            and box.x <= e.x < box.x + box.w
-        )
-
-    return screen.find(inside, what=f"{name!r} in the dialog")

@@ -2,7 +2,8 @@
 
 from skills.kit.guest.hub import awaiting_shipment, hub_read, hub_write, now_iso, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
-from skills.store.families._gui import button, click, fill, in_dialog, named, open_order, showing, toast
+from skills.kit.teach import button, click, in_dialog, named, toast
+from skills.store.families._gui import fill, open_order, showing
 from skills.store.world import catalogue_products, customer, discount, order, random_lines
 
 

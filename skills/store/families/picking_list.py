@@ -3,7 +3,8 @@
 from skills.kit.guest import HOME
 from skills.kit.guest.hub import awaiting_shipment, hub_read, hub_write, order_total, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
-from skills.store.families._gui import click, named, open_order
+from skills.kit.teach import click, named
+from skills.store.families._gui import open_order
 from skills.store.world import catalogue_products, customer, order, picking_rows, random_lines
 
 

@@ -2,7 +2,8 @@
 
 from skills.kit.guest.hub import hub_read, hub_write, now_iso, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
-from skills.store.families._gui import button, click, fill, named, open_section, toast
+from skills.kit.teach import button, click, named, toast
+from skills.store.families._gui import fill, open_section
 from skills.store.world import CATALOGUE, VENDORS, product, slug
 
 

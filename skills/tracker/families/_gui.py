@@ -9,19 +9,9 @@ it opens a popup whose options are taller menu-items, below or above the box. Th
 title names the project and view ("<project> board - Issue Tracker - Chromium").
 """
 
+from skills.kit.teach import click, named
+
 CLOSED_OPTION_H = 11  # the height Chromium gives the chosen option inside a closed select
-
-
-def click(element):
-    return {"action": "left_click", "coordinate": list(element.center)}
-
-
-def named(role, name):
-    return lambda e: e.role == role and e.name == name
-
-
-def button(screen, name, **kw):
-    return screen.find(named("push-button", name), what=f"the {name!r} button", **kw)
 
 
 def showing(screen, project, view):
@@ -77,29 +67,6 @@ def comment(screen, text):
     screen.find(lambda e: e.role == "static" and e.name == text, timeout_s=10, what="the comment to show")
 
 
-def in_dialog(screen, role, name):
-    """The node `role`/`name` inside the open dialog (the page behind may hold a namesake)."""
-    box = screen.find(lambda e: e.role == "dialog", what="the dialog")
-
-    def inside(e):
-        return (
-            e.role == role
-            and e.name == name
-            and box.y <= e.y < box.y + box.h
-            and box.x <= e.x < box.x + box.w
-        )
-
-    return screen.find(inside, what=f"{name!r} in the dialog")
-
-
-def fill_date(screen, label, iso):
-    """Type the ISO date `iso` into the date field `label`: its month segment first, then the digits
-    (Chromium moves on to the next segment once one is complete, in the en-US order MM/DD/YYYY)."""
-    month = screen.find(named("spin-button", f"Month {label}"), what=f"the month of {label!r}")
-    year, mm, dd = iso.split("-")
-    return [click(month), {"action": "type", "text": f"{mm}{dd}{year}"}]
-
-
 def scrolled_to(screen, match, *, what, at, tries=8):
     """The node `match` accepts, scrolling the page under `at` (a point) down until it shows."""
     for _ in range(tries):
@@ -108,8 +75,3 @@ def scrolled_to(screen, match, *, what, at, tries=8):
             return found[0]
         yield [{"action": "scroll", "coordinate": list(at), "pixels": -3}]  # negative: wheel steps down
     return screen.find(match, what=what, timeout_s=5)
-
-
-def toast(screen, text, **kw):
-    """Wait for the notice `text` the app shows after a change was saved."""
-    return screen.find(named("static", text), what=f"the notice {text!r}", **kw)

@@ -2,18 +2,8 @@
 
 from skills.kit.guest.hub import hub_read, hub_write, now_iso, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
-from skills.tracker.families._gui import (
-    button,
-    choose,
-    chosen,
-    click,
-    fill_date,
-    in_dialog,
-    named,
-    scrolled_to,
-    showing,
-    toast,
-)
+from skills.kit.teach import button, click, fill_date, in_dialog, named, toast
+from skills.tracker.families._gui import choose, chosen, scrolled_to, showing
 from skills.tracker.world import GOALS, SUMMARIES, project_patch, random_issue, sprint, team
 
 
