@@ -1,8 +1,10 @@
 """Chat: archive the stale channels after a notice in each, and list them in #general. Data and wording: archive_stale.yaml."""
 
+from skills.chat.families._gui import message_text, open_conversation, send
 from skills.chat.world import CHANNEL_NAMES, CHATTER, ME, channel, channel_id, message, people
 from skills.kit.guest.hub import added_ids, chat_post, hub_read, hub_write, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import click, named
 
 
 def draw(rng, pools):
@@ -106,3 +108,30 @@ def reward(P):
                 continue  # a summary that lists a channel which stays open is wrong
             best = max(best, sum(named(m["text"], cid) for cid in P["stale"]) / len(P["stale"]))
         return best
+
+
+def demonstrate(P, screen):
+    """In each stale channel: post the notice, then archive it from its details dialog; last, post
+    the summary in #general. (The stale ones are those whose last message predates the cutoff.)"""
+    names = [P["world"]["channels"][cid]["name"] for cid in P["stale"]]
+    for name in names:
+        yield from open_conversation(screen, name)
+        notice = f"Archiving this channel: no activity since {P['cutoff_text']}."
+        yield from send(screen, f"Message #{name}", notice)
+        message_text(screen, notice)
+        details = screen.find(
+            lambda e: e.role == "push-button" and e.name.startswith("Channel details"), what="Channel details"
+        )
+        yield [click(details)]
+        yield [click(screen.find(named("push-button", "Archive channel"), what="the Archive channel button"))]
+        screen.find(
+            named("static", "You are viewing an archived channel. New messages cannot be posted."),
+            timeout_s=10,
+            what=f"#{name} to be archived",
+        )
+    general = P["world"]["channels"].get(P["announce"], {}).get("name", "general")
+    yield from open_conversation(screen, general)
+    summary = f"Channel clean-up: archived {', '.join('#' + n for n in names)} (no activity since {P['cutoff_text']})."
+    yield from send(screen, f"Message #{general}", summary)
+    message_text(screen, summary)
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

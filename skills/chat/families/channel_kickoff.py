@@ -1,5 +1,6 @@
 """Chat: set up a project channel, post the kickoff agenda and pin it. Data and wording: channel_kickoff.yaml."""
 
+from skills.chat.families._gui import message_text, row_button, send, showing
 from skills.chat.world import CHANNEL_NAMES, ME, PURPOSES, channel, channel_id, people
 from skills.kit.guest.hub import (
     added_ids,
@@ -11,6 +12,7 @@ from skills.kit.guest.hub import (
     unchanged_except,
 )
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import click, hover, named
 
 
 def draw(rng, pools):
@@ -87,3 +89,43 @@ def reward(P):
     @component("the agenda message is pinned", 0.2)
     def pinned():
         return any(msg["pinned"] and agenda_share(msg) == 1.0 for msg in agenda_messages())
+
+
+def demonstrate(P, screen):
+    """Create the channel from the sidebar's "+", add each person in its details dialog, then post
+    the agenda and pin it from the message's "More actions" menu."""
+    yield [click(screen.find(named("push-button", "Add channel"), what="the sidebar's Add channel"))]
+    yield [click(screen.find(named("menu-item", "Create a new channel"), what="the Add channel menu"))]
+    screen.find(named("dialog", "Create a channel"), what="the Create a channel dialog")
+    yield [{"action": "type", "text": P["name"]}]  # the Name field has the focus
+    description = screen.find(named("entry", "Description (optional)"), what="the Description field")
+    yield [click(description), {"action": "type", "text": P["purpose"]}]
+    if P["private"]:
+        yield [click(screen.find(named("check-box", "Make private"), what="the Make private box"))]
+    yield [click(screen.find(named("push-button", "Create"), what="the Create button"))]
+    screen.wait_until(lambda: showing(screen, P["name"]), timeout_s=15, what=f"#{P['name']} to open")
+    for person in P["member_names"]:  # the dialog adds one member per save
+        details = screen.find(
+            lambda e: e.role == "push-button" and e.name.startswith("Channel details"), what="Channel details"
+        )
+        yield [click(details)]
+        screen.find(named("dialog", f"#{P['name']}"), what="the channel details dialog")
+        # Topic has the focus; two tabs reach the "Add a member" list, and typing a name picks it.
+        yield [{"action": "key", "keys": ["tab"]}, {"action": "key", "keys": ["tab"]}]
+        yield [{"action": "type", "text": person}]
+        screen.find(named("menu-item", person), what=f"{person} picked in Add a member")
+        yield [click(screen.find(named("push-button", "Save changes"), what="Save changes"))]
+        screen.wait_until(
+            lambda: not screen.elements(named("dialog", f"#{P['name']}")),
+            timeout_s=10,
+            what="the dialog to close",
+        )
+    agenda = "; ".join(f"{n}. {item}" for n, item in enumerate(P["agenda"], 1))
+    text = f"Kickoff on {P['when']}. Agenda: {agenda}"
+    yield from send(screen, f"Message #{P['name']}", text)
+    posted = message_text(screen, text)
+    yield [hover(posted)]
+    yield [click(row_button(screen, posted, "More actions"))]
+    yield [click(screen.find(named("menu-item", "Pin to channel"), what="the message's Pin to channel"))]
+    screen.find(named("static", "Pinned"), timeout_s=10, what="the message's Pinned flag")
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

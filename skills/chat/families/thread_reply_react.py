@@ -1,8 +1,10 @@
 """Chat: answer a colleague's question in its thread and react to it. Data and wording: thread_reply_react.yaml."""
 
+from skills.chat.families._gui import message_text, open_conversation, row_button, send, shown
 from skills.chat.world import CHANNEL_NAMES, CHATTER, ME, channel, channel_id, message, people
 from skills.kit.guest.hub import added_ids, chat_post, hub_read, hub_write, mentions, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import click, hover, named
 
 
 def draw(rng, pools):
@@ -83,3 +85,24 @@ def reward(P):
     @component("the question carries your reaction", 0.4)
     def reacted():
         return me in (now["messages"][P["target"]].get("reactions") or {}).get(P["reaction"], [])
+
+
+def demonstrate(P, screen):
+    """Open the channel, hover the question to reply in its thread, then react to it from its bar."""
+    yield from open_conversation(screen, P["channel_name"])
+    question = message_text(screen, P["question"])
+    yield [hover(question)]
+    yield [click(row_button(screen, question, "Reply in thread"))]
+    yield from send(screen, "Reply…", P["reply"])
+    shown(screen, P["reply"], in_thread=True)
+    question = message_text(screen, P["question"])  # the thread pane narrowed the channel view
+    yield [hover(question)]
+    yield [click(row_button(screen, question, "Add reaction"))]
+    emoji = screen.find(named("push-button", f"React with {P['reaction']}"), what="the reaction picker")
+    yield [click(emoji)]
+    screen.wait_until(
+        lambda: not screen.elements(named("push-button", f"React with {P['reaction']}")),
+        timeout_s=10,
+        what="the reaction picker to close",
+    )
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

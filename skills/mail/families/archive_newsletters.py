@@ -2,6 +2,8 @@
 
 from skills.kit.guest.hub import hub_read, hub_write, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import button, click, named
+from skills.mail.families._gui import menu_pick, search, wait_rows
 from skills.mail.world import mail, person, routine, stamp
 
 
@@ -78,3 +80,26 @@ def reward(P):
     @component("each newsletter is archived", 0.6)
     def archived():
         return sum(now["messages"][mid]["folder"] == "archive" for mid in targets) / len(targets)
+
+
+def demonstrate(P, screen):
+    """Create the label, then for each newsletter: search its address, select all its issues, label
+    them from the bulk bar, select them again and archive them."""
+    yield [click(button(screen, "New label"))]
+    screen.find(named("dialog", "New label"), what="the New label dialog")
+    yield [{"action": "type", "text": P["label_name"] + "\n"}]  # the name field has the focus
+    screen.find(lambda e: e.role == "link" and e.name == P["label_name"], what="the new label in the sidebar")
+    messages = P["world"]["messages"]
+    for address in P["addresses"]:
+        issues = [
+            messages[mid]["subject"] for mid in P["targets"] if messages[mid]["from"]["email"] == address
+        ]
+        yield from search(screen, address)
+        wait_rows(screen, issues, f"the issues from {address}")
+        yield [click(screen.find(named("check-box", "Select all"), what="Select all"))]
+        yield from menu_pick(screen, "Label", P["label_name"])
+        wait_rows(screen, issues, f"the label on the issues from {address}", label=P["label_name"])
+        yield [click(screen.find(named("check-box", "Select all"), what="Select all"))]
+        yield [click(button(screen, "Archive"))]
+        wait_rows(screen, [], f"the issues from {address} to leave the Inbox")
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

@@ -2,6 +2,8 @@
 
 from skills.kit.guest.hub import hub_read, hub_write, mail_send, mentions, new_sent, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import named
+from skills.mail.families._gui import fill, menu_pick, open_message, respond, search, send, wait_rows
 from skills.mail.world import mail, person, routine, stamp
 
 
@@ -107,3 +109,30 @@ def reward(P):
         if P["largest"] not in got:
             return 0.0
         return 1.0 if got == {P["largest"]} else 0.5
+
+
+def demonstrate(P, screen):
+    """Open each invoice (found by its number): label it Finance; answer the disputed one with a
+    reply (Cc accounts payable) and forward the largest to the accountant while it is open; then
+    move it to Receipts. (The largest is the one whose body shows the biggest amount due.)"""
+    folder, label = P["folder"].title(), P["label"].title()  # the seed names them "Receipts", "Finance"
+    for mid in P["invoices"]:
+        subject = P["world"]["messages"][mid]["subject"]
+        yield from search(screen, P["numbers"][mid])
+        wait_rows(screen, [subject], f"the invoice {P['numbers'][mid]}")
+        yield from open_message(screen, subject)
+        yield from menu_pick(screen, "Labels", label)
+        screen.find(named("push-button", f"Remove label {label}"), timeout_s=15, what=f"the {label} label")
+        if mid == P["disputed"]:
+            yield from respond(screen, "Reply")
+            text = f"Hello, we dispute invoice {P['numbers'][mid]}: the amount does not match our order. "
+            yield [{"action": "type", "text": text + "Please send a corrected invoice."}]
+            yield from fill(screen, "Cc", P["ap"][1])
+            yield from send(screen)
+        if mid == P["largest"]:
+            yield from respond(screen, "Forward")
+            yield from fill(screen, "To", P["accountant"][1])
+            yield from send(screen)
+        yield from menu_pick(screen, "Move to", folder)
+        wait_rows(screen, [], f"the invoice {P['numbers'][mid]} to leave the Inbox")
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

@@ -2,6 +2,7 @@
 
 from skills.kit.guest.hub import hub_read, hub_write, mail_send, new_sent, squash, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.mail.families._gui import fill, menu_pick, open_message, respond, search, send, wait_rows
 from skills.mail.world import COLLEAGUES, CONTACTS, mail, person, routine, stamp
 
 
@@ -78,3 +79,21 @@ def reward(P):
     @component("the email carries the label", 0.4)
     def labelled():
         return P["label"] in now["messages"][P["target"]]["labels"]
+
+
+def demonstrate(P, screen):
+    """Find the email by its subject, label it from the reading pane's Labels menu, then forward it
+    (the forward carries the attachment) to the colleague."""
+    yield from search(screen, P["subject"])
+    wait_rows(screen, [P["subject"]], f"the email {P['subject']!r}")
+    yield from open_message(screen, P["subject"])
+    yield from menu_pick(screen, "Labels", P["label_name"])
+    screen.find(
+        lambda e: e.role == "push-button" and e.name == f"Remove label {P['label_name']}",
+        timeout_s=15,
+        what=f"the {P['label_name']} label on the email",
+    )
+    yield from respond(screen, "Forward")
+    yield from fill(screen, "To", P["colleague"][1])
+    yield from send(screen)
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

@@ -4,6 +4,7 @@ from skills.kit.guest import HOME
 from skills.kit.guest.hub import amounts_in, hub_read, hub_write, mail_send, new_sent, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import find_sheet, formula_shows, new_table, open_book, open_sheet, rows_kept
+from skills.mail.families._gui import mail_on_top, open_message, respond, search, send, wait_rows
 from skills.mail.world import mail, person, routine, stamp
 
 
@@ -108,3 +109,32 @@ def reward(P):
         bodies = [m["body"].splitlines() for m in replies()]
         own = ["\n".join(x for x in lines if not x.lstrip().startswith(">")) for lines in bodies]
         return any(abs(n - P["total"]) < 0.5 for text in own for n in amounts_in(text))
+
+
+def demonstrate(P, screen):
+    """Calc is on top, on the sheet: type the Total row under the last month and save keeping xlsx;
+    then alt+tab to Mail, open the manager's email and reply with the region's total (the figure the
+    new row shows under that region)."""
+    from openpyxl.utils import get_column_letter
+
+    last = len(P["months"]) + 1
+    sums = "\t".join(
+        f"=SUM({get_column_letter(c)}2:{get_column_letter(c)}{last})" for c in range(2, len(P["regions"]) + 2)
+    )
+    yield [{"action": "key", "keys": ["ctrl", "home"]}, *[{"action": "key", "keys": ["down"]}] * last]
+    yield [{"action": "type", "text": f"Total\t{sums}\n"}]
+    yield [{"action": "key", "keys": ["ctrl", "s"]}]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [{"action": "key", "keys": ["enter"]}]  # the default button keeps the .xlsx format
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "key", "keys": ["alt", "tab"]}]  # no taskbar: alt+tab brings the browser up
+    screen.wait_until(lambda: mail_on_top(screen), timeout_s=15, what="Mail to come to the front")
+    yield from search(screen, P["subject"])
+    wait_rows(screen, [P["subject"]], f"the email {P['subject']!r}")
+    yield from open_message(screen, P["subject"])
+    yield from respond(screen, "Reply")
+    first = P["manager"][0].split()[0]
+    text = f"Hi {first},\n\nthe {P['region']} total for {P['period']} is {P['total']:,}.\n\nJordan\n"
+    yield [{"action": "type", "text": text}]  # the reply's cursor is in the body, above the quote
+    yield from send(screen)
+    yield [{"action": "wait", "time": 1.0}]  # the app saves each change to the hub as it is made

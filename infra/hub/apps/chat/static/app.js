@@ -105,7 +105,7 @@ function renderHeader() {
       h("input", { type: "search", class: "search", placeholder: `Search ${s.workspace.name}`, value: search,
         "aria-label": "Search messages", oninput: (e) => { search = e.target.value; renderMessages(); } }),
       isChannel ? h("button", { type: "button", class: "btn btn-sm members-btn", title: "Channel details",
-        onclick: () => channelDetailsDialog(client, route.conv, go) }, icon("users", 14), c.members.length) : null,
+        "aria-label": `Channel details, ${c.members.length} members`, onclick: () => channelDetailsDialog(client, route.conv, go) }, icon("users", 14), c.members.length) : null,
       h("button", { type: "button", class: "icon-btn", title: "Pinned messages", "aria-label": "Pinned messages",
         onclick: showPinned }, icon("pin"))));
 }
