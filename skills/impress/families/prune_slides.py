@@ -4,6 +4,7 @@ Rule 1 is visible in the slide pane (titles starting with "Backup:"); rule 2 onl
 (speaker notes containing "CUT"). Every other slide must survive, in its order.
 """
 
+from skills.impress.families._gui import go_to_slide, save_keeping_pptx, slide_menu, view_menu, wait_look
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.slides import add_slide, arrange_slides, new_deck, open_deck, save_deck, slide_texts
 
@@ -77,3 +78,39 @@ def reward(P):
     @component("slides whose speaker notes say CUT are deleted, every other slide kept in order", 0.5)
     def cut_removed():
         return removed("cut")
+
+
+def demonstrate(P, screen):
+    """Impress shows the deck in Normal view: page through it in View > Notes, reading each slide's title
+    and speaker notes; then, back in Normal view, delete the picked slides last first (so the earlier
+    ones keep their numbers) with Slide > Delete Slide, and save keeping .pptx."""
+    import re
+
+    yield view_menu("e")
+    wait_look(screen, lambda seen: seen.notes_view, what="the Notes view")
+    yield [{"action": "key", "keys": ["escape"]}, {"action": "key", "keys": ["home"]}]
+    deck = []  # (title, notes) of each slide, in order
+    for number in range(1, len(P["slides"]) + 2):  # the status bar's "Slide 1 of N"
+        if number > 1:
+            yield [{"action": "key", "keys": ["pagedown"]}]
+        seen_titles = {title for title, _ in deck}  # titles are unique: a new one means the page turned
+        page = wait_look(
+            screen,
+            lambda seen, s=seen_titles: seen.slide not in (None, *s),
+            timeout_s=10,
+            what=f"slide {number}",
+        )
+        deck.append((page.slide, page.notes))
+    picked = [
+        number
+        for number, (title, notes) in enumerate(deck, start=1)
+        if title.startswith("Backup:") or re.search(r"\bCUT\b", notes)
+    ]
+    yield view_menu("n")
+    wait_look(screen, lambda seen: seen.slide is not None and not seen.notes_view, what="the Normal view")
+    for number in reversed(picked):
+        yield from go_to_slide(screen, number, deck[number - 1][0])
+        yield slide_menu("d")  # Slide > Delete Slide
+    kept = [title for number, (title, _) in enumerate(deck, start=1) if number not in picked]
+    wait_look(screen, lambda seen: seen.pane == kept, what="the slide pane to show the kept slides")
+    yield from save_keeping_pptx(screen)

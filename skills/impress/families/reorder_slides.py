@@ -4,6 +4,7 @@ One content slide must come right after a named slide, and the closing slide mus
 slide keeps its relative order (moving slides is not re-sorting the deck).
 """
 
+from skills.impress.families._gui import go_to_slide, save_keeping_pptx, slide_menu, wait_look
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.slides import add_slide, arrange_slides, new_deck, open_deck, save_deck, slide_texts
 
@@ -80,3 +81,26 @@ def reward(P):
     @component(f'"{P["closing"]}" is the last slide', 0.5)
     def closing_last():
         return titles()[-1] == P["closing"] and others_in_place()
+
+
+def demonstrate(P, screen):
+    """Impress shows the deck in Normal view: move the closing slide to the end (Slide > Move > Slide to
+    End), then step the misplaced slide down or up (Slide > Move > Slide Down/Up) until it follows its
+    anchor, reading the order back from the slide pane; save keeping .pptx."""
+    order = wait_look(
+        screen, lambda seen: seen.pane == P["initial"], what="the slide pane to list the deck"
+    ).pane
+    yield from go_to_slide(screen, order.index(P["closing"]) + 1, P["closing"])
+    yield slide_menu("v", "t")
+    order = [t for t in order if t != P["closing"]] + [P["closing"]]
+    wait_look(screen, lambda seen: seen.pane == order, what="the closing slide to be last")
+    at, anchor = order.index(P["moved"]), order.index(P["anchor"])
+    yield from go_to_slide(screen, at + 1, P["moved"])
+    # Moving down passes the anchor (it ends where the anchor was); moving up stops just below it.
+    steps, key = (anchor - at, "d") if at < anchor else (at - anchor - 1, "u")
+    for _ in range(steps):
+        yield slide_menu("v", key)
+    order.remove(P["moved"])
+    order.insert(order.index(P["anchor"]) + 1, P["moved"])
+    wait_look(screen, lambda seen: seen.pane == order, what="the moved slide to follow its anchor")
+    yield from save_keeping_pptx(screen)

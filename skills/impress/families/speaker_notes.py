@@ -1,5 +1,6 @@
 """Impress: add speaker notes to two named slides of a training deck. Data and wording: speaker_notes.yaml."""
 
+from skills.impress.families._gui import go_to_slide, save_keeping_pptx, view_menu, wait_look
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.slides import add_slide, new_deck, norm, open_deck, save_deck, slide_texts, slide_title
 
@@ -71,3 +72,26 @@ def reward(P):
     @component(f'slide "{second["title"]}" has the requested speaker note', 0.5)
     def second_note():
         return same(notes_of(second["title"]), second["note"])
+
+
+def demonstrate(P, screen):
+    """Impress shows the deck in Normal view: switch to View > Notes, and for each target slide select its
+    notes box (Tab passes the slide image first), type the note, then save keeping .pptx."""
+    titles = [P["deck"]] + [title for title, _ in P["slides"]]
+    wait_look(screen, lambda seen: seen.pane == titles, what="the slide pane to list the deck")
+    yield view_menu("e")
+    wait_look(screen, lambda seen: seen.notes_view, what="the Notes view")
+    for target in P["targets"]:
+        yield from go_to_slide(screen, titles.index(target["title"]) + 1, target["title"])
+        yield [
+            {"action": "key", "keys": ["tab"]},  # the slide image
+            {"action": "key", "keys": ["tab"]},  # the notes box
+            {"action": "key", "keys": ["enter"]},  # edit its text
+        ]
+        # Typed at once, the note comes out scrambled: the view scrolls to the box and the cursor jumps.
+        wait_look(screen, lambda seen: seen.editing_notes, timeout_s=10, what="the cursor in the notes box")
+        yield [{"action": "type", "text": target["note"]}]
+        note = norm(target["note"])
+        wait_look(screen, lambda seen, n=note: norm(seen.notes) == n, timeout_s=10, what="the typed note")
+        yield [{"action": "key", "keys": ["escape"]}]
+    yield from save_keeping_pptx(screen)
