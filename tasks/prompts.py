@@ -6,15 +6,13 @@ pass fails loudly here, not as a silently empty section the model never sees.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import jinja2
 
 from infra.errors import ConfigError
-from infra.settings import PROJECT_ROOT
+from infra.templates import prompt_environment
 
-PROMPTS_DIR = PROJECT_ROOT / "prompts"
 ROLE_TEMPLATES = {
     "task_writer": "task_writer.md.j2",
     "generator": "generator.md.j2",
@@ -24,21 +22,10 @@ ROLE_TEMPLATES = {
 }
 
 
-@lru_cache(maxsize=1)
-def _env() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(PROMPTS_DIR),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
 def render_prompt(role: str, **context: Any) -> str:
     """The prompt text of `role` for `context` (raises ConfigError for an unknown role or a missing value)."""
     try:
-        return _env().get_template(ROLE_TEMPLATES[role]).render(**context)
+        return prompt_environment().get_template(ROLE_TEMPLATES[role]).render(**context)
     except KeyError:
         raise ConfigError(
             f"no prompt for role {role!r}", hint=f"roles: {', '.join(ROLE_TEMPLATES)}"

@@ -12,7 +12,7 @@ from functools import lru_cache
 import jinja2
 
 from infra.envs.base import ScriptResult
-from infra.settings import PROJECT_ROOT
+from infra.templates import PROMPTS_DIR
 from tasks.models import (
     CONDITION_TEXT,
     Condition,
@@ -25,8 +25,6 @@ from tasks.models import (
     Review,
     Verdict,
 )
-
-PROMPTS_DIR = PROJECT_ROOT / "prompts"
 
 
 @lru_cache(maxsize=1)

@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import io
 import json
-from functools import lru_cache
 from typing import Any
 
-import jinja2
 import yaml
 from pydantic import BaseModel, ConfigDict
 
@@ -34,9 +32,8 @@ from infra.computer_use.actions import ACTION_NAMES, MAX_CALLS_PER_STEP
 from infra.computer_use.coords import Space, smart_resize
 from infra.computer_use.formats import ToolFormat
 from infra.errors import ConfigError
-from infra.settings import PROJECT_ROOT
+from infra.templates import prompt_environment
 
-PROMPTS_DIR = PROJECT_ROOT / "prompts"
 COLLAPSED = "This screenshot has been collapsed."
 TOOL_RESPONSE_OPEN, TOOL_RESPONSE_CLOSE = "<tool_response>\n", "\n</tool_response>"
 SYSTEM_TEMPLATE = "computer_use_system.md.j2"
@@ -73,19 +70,8 @@ def resolve_family(name: str) -> Family:
         raise ConfigError(f"unknown model family {name!r}", hint=f"families: {', '.join(FAMILIES)}") from None
 
 
-@lru_cache(maxsize=1)
-def _templates() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(PROMPTS_DIR),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
 def render_template(template: str, **context: Any) -> str:
-    return _templates().get_template(template).render(**context)
+    return prompt_environment().get_template(template).render(**context)
 
 
 def model_resolution(space: Space, screen: tuple[int, int]) -> tuple[int, int]:

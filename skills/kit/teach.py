@@ -55,3 +55,13 @@ def fill_date(screen, label: str, iso: str) -> list[dict]:
     month = screen.find(named("spin-button", f"Month {label}"), what=f"the month of {label!r}")
     year, mm, dd = iso.split("-")
     return [click(month), {"action": "type", "text": f"{mm}{dd}{year}"}]
+
+
+def save_keeping_format(screen):
+    """Save an Office Open XML document in LibreOffice (ctrl+s), answer its keep-format question
+    with the default button (keep .xlsx/.docx/.pptx), and give the file a moment to reach disk."""
+    yield [{"action": "key", "keys": ["ctrl", "s"]}]
+    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
+    yield [{"action": "key", "keys": ["enter"]}]
+    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes

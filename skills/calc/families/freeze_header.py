@@ -7,6 +7,7 @@ split counts, never by its top-left cell, which only says where the user had scr
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, rows_kept, save_book
+from skills.kit.teach import save_keeping_format
 
 
 def draw(rng, pools):
@@ -81,8 +82,4 @@ def demonstrate(P, screen):
         what="View > Freeze Rows and Columns",
     )
     yield [{"action": "left_click", "coordinate": list(item.center)}]
-    yield [key("ctrl", "s")]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [key("enter")]  # the default button keeps the .xlsx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    yield from save_keeping_format(screen)

@@ -3,6 +3,7 @@
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import rows_kept
+from skills.kit.teach import save_keeping_format
 
 
 def draw(rng, pools):
@@ -109,8 +110,4 @@ def demonstrate(P, screen):
     ]
     for row in range(2, len(P["ids"]) + 2):
         yield [{"action": "type", "text": f'=TEXT(A{row};"{zeros}")\n'}]
-    yield [{"action": "key", "keys": ["ctrl", "s"]}]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [{"action": "key", "keys": ["enter"]}]  # the default button keeps the .xlsx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    yield from save_keeping_format(screen)

@@ -8,6 +8,7 @@ fails the precondition. Calc's "Format as Percent" button gives 0.00%, the reali
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, rows_kept, save_book
+from skills.kit.teach import save_keeping_format
 
 
 def draw(rng, pools):
@@ -114,8 +115,4 @@ def demonstrate(P, screen):
     )
     yield [{"action": "left_click", "coordinate": list(ok.center)}]
     screen.wait_until(lambda: not screen.has_window("Format Cells"), what="the dialog to close")
-    yield [key("ctrl", "s")]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [key("enter")]  # the default button keeps the .xlsx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    yield from save_keeping_format(screen)

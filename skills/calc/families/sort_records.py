@@ -9,6 +9,7 @@ records (one column sorted alone) fails the precondition and earns nothing.
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, save_book
+from skills.kit.teach import save_keeping_format
 
 
 def draw(rng, pools):
@@ -119,8 +120,4 @@ def demonstrate(P, screen):
     ok = screen.find(lambda e: e.role == "push-button" and e.name == "OK", what="the Sort dialog's OK")
     yield [{"action": "left_click", "coordinate": list(ok.center)}]
     screen.wait_until(lambda: not screen.has_window("Sort"), what="the sort to finish")
-    yield [key("ctrl", "s")]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [key("enter")]  # the default button keeps the .xlsx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    yield from save_keeping_format(screen)

@@ -11,7 +11,8 @@ pane's thumbnails are panels named after the slide titles, the main view's page 
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-KEEP_FORMAT = "Confirm File Format"  # the question LibreOffice asks when saving to .pptx
+from skills.kit.teach import save_keeping_format
+
 _NS = "{https://accessibility.ubuntu.example.org/ns/"  # infra/desktop_server/a11y.py
 FOCUSED, STYLE = _NS + "state}focused", _NS + "attributes}style"
 
@@ -75,9 +76,5 @@ def view_menu(key):
 
 
 def save_keeping_pptx(screen):
-    """Ctrl+S, then the default button of the keep-format question keeps .pptx."""
-    yield [{"action": "key", "keys": ["ctrl", "s"]}]
-    screen.wait_until(lambda: screen.has_window(KEEP_FORMAT), what="the keep-format question")
-    yield [{"action": "key", "keys": ["enter"]}]  # "Use PowerPoint 2007-365!"
-    screen.wait_until(lambda: not screen.has_window(KEEP_FORMAT), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    """Ctrl+S, then the default button of the keep-format question ("Use PowerPoint 2007-365!")."""
+    yield from save_keeping_format(screen)

@@ -4,6 +4,7 @@ from skills.kit.guest import HOME
 from skills.kit.guest.hub import amounts_in, hub_read, hub_write, mail_send, new_sent, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import find_sheet, formula_shows, new_table, open_book, open_sheet, rows_kept
+from skills.kit.teach import save_keeping_format
 from skills.mail.families._gui import mail_on_top, open_message, respond, search, send, wait_rows
 from skills.mail.world import mail, person, routine, stamp
 
@@ -123,10 +124,7 @@ def demonstrate(P, screen):
     )
     yield [{"action": "key", "keys": ["ctrl", "home"]}, *[{"action": "key", "keys": ["down"]}] * last]
     yield [{"action": "type", "text": f"Total\t{sums}\n"}]
-    yield [{"action": "key", "keys": ["ctrl", "s"]}]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [{"action": "key", "keys": ["enter"]}]  # the default button keeps the .xlsx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield from save_keeping_format(screen)
     yield [{"action": "key", "keys": ["alt", "tab"]}]  # no taskbar: alt+tab brings the browser up
     screen.wait_until(lambda: mail_on_top(screen), timeout_s=15, what="Mail to come to the front")
     yield from search(screen, P["subject"])

@@ -3,7 +3,7 @@
 from skills.kit.guest import HOME
 from skills.kit.guest.hub import awaiting_shipment, hub_read, hub_write, order_total, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.teach import click, named
+from skills.kit.teach import click, named, save_keeping_format
 from skills.store.families._gui import open_order
 from skills.store.world import catalogue_products, customer, order, picking_rows, random_lines
 
@@ -153,10 +153,7 @@ def demonstrate(P, screen):
                 "text": f"{row['number']}\t{row['email']}\t{row['items']}\t{row['total']:.2f}\n",
             }
         ]
-    yield [{"action": "key", "keys": ["ctrl", "s"]}]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [{"action": "key", "keys": ["enter"]}]  # the default button keeps the .xlsx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
+    yield from save_keeping_format(screen)
     # Chromium is the only other window: Alt+Tab raises it (the tree lists it even while it is behind).
     yield [
         {"action": "wait", "time": 1.0},

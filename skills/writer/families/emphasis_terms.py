@@ -9,6 +9,7 @@ import datetime
 
 from skills.kit.guest.docs import char_flags, new_doc, open_doc, save_doc
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import save_keeping_format
 
 
 def draw(rng, pools):
@@ -115,8 +116,4 @@ def demonstrate(P, screen):
         yield [click(button("Close"))]
         screen.wait_until(lambda: not screen.has_window("Find and Replace"), what="the dialog to close")
         yield [key("ctrl", shortcut)]
-    yield [key("ctrl", "s")]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [key("enter")]  # the default button keeps the .docx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    yield from save_keeping_format(screen)

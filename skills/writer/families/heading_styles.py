@@ -6,6 +6,7 @@ the navigator and a table of contents work. Body paragraphs must stay body text.
 
 from skills.kit.guest.docs import new_doc, open_doc, save_doc, texts_kept
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import save_keeping_format
 
 
 def draw(rng, pools):
@@ -102,8 +103,4 @@ def demonstrate(P, screen):
     yield [key("ctrl", "home")]
     for start in range(0, len(steps), 4):  # a few paragraphs per step
         yield [call for step in steps[start : start + 4] for call in step]
-    yield [key("ctrl", "s")]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [key("enter")]  # the default button keeps the .docx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    yield from save_keeping_format(screen)

@@ -6,6 +6,7 @@ landscape document.
 
 from skills.kit.guest.docs import add_table, new_doc, norm, open_doc, save_doc, text_of, texts_kept
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import save_keeping_format
 
 
 def draw(rng, pools):
@@ -167,8 +168,4 @@ def demonstrate(P, screen):
     ok = screen.find(lambda e: e.role == "push-button" and e.name == "OK", what="the dialog's OK")
     yield [click(ok)]
     screen.wait_until(lambda: not screen.has_window("Page Style"), what="the dialog to close")
-    yield [key("ctrl", "s")]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [key("enter")]  # the default button keeps the .docx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    yield from save_keeping_format(screen)

@@ -7,6 +7,7 @@ that place too, the classic Find & Replace slip.
 
 from skills.kit.guest.docs import add_table, new_doc, norm, open_doc, save_doc
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import save_keeping_format
 
 
 def draw(rng, pools):
@@ -138,8 +139,4 @@ def demonstrate(P, screen):
     close = screen.find(lambda e: e.role == "push-button" and e.name == "Close", what="the dialog's Close")
     yield [click(close)]
     screen.wait_until(lambda: not screen.has_window("Find and Replace"), what="the dialog to close")
-    yield [key("ctrl", "s")]
-    screen.wait_until(lambda: screen.has_window("Confirm File Format"), what="the keep-format question")
-    yield [key("enter")]  # the default button keeps the .docx format
-    screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
-    yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+    yield from save_keeping_format(screen)
