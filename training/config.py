@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -151,6 +151,32 @@ class GSPOConfig(_Common):
 CONFIGS: dict[str, type[SFTConfig | GSPOConfig]] = {"sft": SFTConfig, "gspo": GSPOConfig}
 
 
+class TrainingParams(BaseModel):
+    """Parameters of the training flow (`cuagym train`, the `sft` and `gspo` deployments): the
+    trainer's config itself, its `kind` choosing which. Here rather than in tasks/models.py because
+    tasks/ may not import training/ (tests/test_layering.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    config: Annotated[SFTConfig | GSPOConfig, Field(discriminator="kind")]
+    warehouse: Path | None = Field(None, description="warehouse file (default: the settings' one)")
+
+
+class TrainingSummary(BaseModel):
+    """What a training flow run did (first and last loss: of the steps this invocation logged)."""
+
+    run_id: str
+    kind: str
+    output_dir: str
+    steps: int
+    samples: int
+    dropped: int
+    resumed_from: int | None = None
+    first_loss: float | None = None
+    last_loss: float | None = None
+    seconds: float = 0.0
+
+
 def load_config(
     path: Path | str | None, overrides: dict[str, Any] | None = None, *, kind: str | None = None
 ) -> SFTConfig | GSPOConfig:
@@ -173,8 +199,13 @@ def load_config(
         data = dict(loaded or {})
     for key, value in (overrides or {}).items():
         data[key.replace("-", "_")] = yaml.safe_load(value) if isinstance(value, str) else value
-    kind = kind or data.pop("kind", None)
-    data.pop("kind", None)
+    written = data.pop("kind", None)
+    if kind and written and written != kind:  # `cuagym train sft` on a gspo file is a mistake, not a cast
+        raise ConfigError(
+            f"{path or 'overrides'} configures kind {written!r}, not {kind!r}",
+            hint=f"use `cuagym train {written}`, or set kind: {kind}",
+        )
+    kind = kind or written
     if kind not in CONFIGS:
         raise ConfigError(f"unknown trainer kind {kind!r}", hint=f"set kind to one of: {', '.join(CONFIGS)}")
     return _build(CONFIGS[kind], data, source=str(path) if path is not None else "overrides")

@@ -399,6 +399,36 @@ class Warehouse:
                 sql("set_teacher"), {"task_id": task_id, "teacher": teacher, "flag": flag, "now": _now()}
             )
 
+    # --- training ---------------------------------------------------------------------------------
+
+    def start_training_run(self, row: dict) -> None:
+        """Open (or, for a resumed run, reopen) a training run: run_id, kind, model, output_dir,
+        config (a dict), resumed_from, samples, dropped."""
+        with self._write() as con:
+            con.execute(
+                sql("start_training_run"), row | {"config": _json(row["config"]), "started_at": _now()}
+            )
+
+    def save_training_step(self, row: dict) -> None:
+        """One logged optimizer step: run_id, step, epoch, loss, learning_rate, grad_norm, tokens,
+        trained_tokens, seconds (a step logged again after a resume replaces the old row)."""
+        with self._write() as con:
+            con.execute(sql("insert_training_step"), row | {"recorded_at": _now()})
+
+    def finish_training_run(self, run_id: str, *, status: str, summary: dict) -> None:
+        with self._write() as con:
+            con.execute(
+                sql("finish_training_run"),
+                {"run_id": run_id, "status": status, "finished_at": _now(), "summary": _json(summary)},
+            )
+
+    def training_steps(self, run_id: str) -> list[dict]:
+        return self._rows("training_steps", {"run_id": run_id})
+
+    def training_run(self, run_id: str) -> dict | None:
+        rows = self._rows("training_run", {"run_id": run_id})
+        return rows[0] | {"summary": json.loads(rows[0]["summary"] or "null")} if rows else None
+
     def export_parquet(self, target: Path) -> int:
         """Write every tuple (spec, status, final scripts) to `target` atomically; returns the row count."""
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -192,3 +192,14 @@ CREATE OR REPLACE VIEW reward_judge_disagreements AS
 SELECT r.tuple_id, r.family, r.rollout_id, r.model, r.reward, r.judge_success, r.judge_reason
 FROM rollouts r
 WHERE r.reward_judge_disagree;
+
+-- Training curves: per run and logged step, the loss (and a 10-row moving average), the learning
+-- rate, throughput, and running totals of tokens and time.
+CREATE OR REPLACE VIEW training_curves AS
+SELECT r.run_id, r.kind, r.model, s.step, s.epoch, s.loss,
+       avg(s.loss) OVER (PARTITION BY s.run_id ORDER BY s.step ROWS BETWEEN 9 PRECEDING AND CURRENT ROW) AS loss_avg10,
+       s.learning_rate, s.grad_norm, s.tokens, s.trained_tokens, s.seconds,
+       s.tokens / nullif(s.seconds, 0) AS tokens_per_s,
+       sum(s.tokens) OVER (PARTITION BY s.run_id ORDER BY s.step) AS tokens_total,
+       sum(s.seconds) OVER (PARTITION BY s.run_id ORDER BY s.step) AS seconds_total
+FROM training_steps s JOIN training_runs r USING (run_id);

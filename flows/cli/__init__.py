@@ -1,5 +1,5 @@
 """The `cuagym` command line: argument parsing and output only. Every command calls a library
-function; one module per area (data, desktop, env, hub, report, synth, setup), sharing
+function; one module per area (data, desktop, env, hub, report, rollout, synth, setup, train), sharing
 flows/cli/console.py. `python -m flows.cli` and the `cuagym` console script are the same program."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from flows.cli.report import report
 from flows.cli.rollout import rollout
 from flows.cli.setup import setup
 from flows.cli.synth import retry, serve, synth
+from flows.cli.train import train
 from infra.library_env import apply_library_defaults
 
 
@@ -31,5 +32,20 @@ def main(verbose: int) -> None:
     configure_logging(verbose)
 
 
-for command in (setup, synth, retry, serve, rollout, env, hub, sql, verify, scan, export, report, desktop):
+for command in (
+    setup,
+    synth,
+    retry,
+    serve,
+    rollout,
+    train,
+    env,
+    hub,
+    sql,
+    verify,
+    scan,
+    export,
+    report,
+    desktop,
+):
     main.add_command(command)

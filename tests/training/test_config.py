@@ -69,3 +69,12 @@ def test_missing_fields_kind_and_files_are_config_errors(tmp_path):
         load_config(tmp_path / "missing.yaml")
     with pytest.raises(ConfigError, match="min_learning_rate=0.1 is above learning_rate"):
         load_config(None, {"model": "m", "datasets": ["d"], "min_learning_rate": 0.1}, kind="sft")
+
+
+def test_a_file_of_one_kind_is_not_run_as_the_other(tmp_path):
+    path = tmp_path / "gspo.yaml"
+    path.write_text("kind: gspo\nmodel: m\ntuples: [output/final]\n")
+    with pytest.raises(ConfigError, match="configures kind 'gspo', not 'sft'") as info:
+        load_config(path, kind="sft")  # what `cuagym train sft --config gspo.yaml` asks
+    assert "cuagym train gspo" in info.value.hint
+    assert load_config(path, kind="gspo").kind == "gspo"

@@ -1,0 +1,88 @@
+"""`cuagym train`: train a policy from a config file (training/config.py) with flag overrides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from flows.cli.console import console, handle_errors
+from flows.cli.synth import quiet_prefect_console
+from infra.errors import ConfigError
+
+
+def _loss(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def parse_overrides(pairs: tuple[str, ...]) -> dict[str, str]:
+    """`key=value` pairs as a dict (values stay strings: load_config reads them as YAML)."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {pair!r} is not key=value", hint="write e.g. --set epochs=2")
+        out[key.strip()] = value
+    return out
+
+
+@click.group()
+def train() -> None:
+    """Train policies on the rollout datasets: `sft` (supervised, on teacher successes).
+
+    Example:
+
+        cuagym train sft --config configs/sft-tiny.yaml --set epochs=2
+    """
+
+
+@train.command("sft")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="YAML file of SFTConfig keys (training/config.py); flags in --set override it.",
+)
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override one config key.")
+@click.option(
+    "--warehouse",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Warehouse file for the step metrics (default: the settings').",
+)
+@click.pass_context
+@handle_errors
+def sft(ctx, config_path, overrides, warehouse):
+    """Supervised fine-tuning on successful trajectories; re-running on the same output_dir resumes.
+
+    Checkpoints go to output_dir (save_pretrained: model + processor); every step's loss, learning
+    rate, tokens and seconds go to the warehouse (view training_curves). `model: tiny:qwen2-vl`
+    trains the tiny CPU test policy.
+
+    Example:
+
+        cuagym train sft --config configs/sft-tiny.yaml
+
+        cuagym train sft --set model=tiny:qwen2-vl --set "datasets=[output/rollouts]" --set family=qwen2.5-vl
+    """
+    verbose = (ctx.find_root().params.get("verbose") or 0) > 0
+    quiet_prefect_console(verbose)
+    from flows.training import training_flow
+    from training.config import TrainingParams, load_config
+
+    config = load_config(config_path, parse_overrides(overrides), kind="sft")
+    summary = training_flow(TrainingParams(config=config, warehouse=warehouse))
+    table = Table(title=f"sft {summary.run_id}")
+    for col in ("steps", "samples", "dropped", "resumed from", "first loss", "last loss", "seconds"):
+        table.add_column(col, justify="right")
+    table.add_row(
+        str(summary.steps), str(summary.samples), str(summary.dropped), str(summary.resumed_from or "-"),
+        _loss(summary.first_loss), _loss(summary.last_loss), f"{summary.seconds:.1f}",
+    )  # fmt: skip
+    console.print(table)
+    console.print(f"checkpoint: {summary.output_dir} (from_pretrained)")
+    console.print(
+        f"warehouse:  cuagym sql \"SELECT step, loss FROM training_curves WHERE run_id = '{summary.run_id}'\""
+    )

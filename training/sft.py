@@ -1,0 +1,302 @@
+"""Supervised fine-tuning on successful trajectories (CUA-Gym appendix C.2), on transformers' Trainer.
+
+`run_sft(config)` reads the trajectory datasets into sliced chat samples (training/data.py), encodes
+them with the policy's processor (training/collate.py: assistant-only labels of each slice's new
+turns, screenshots as pixel inputs) and trains with `transformers.Trainer`: AdamW, a cosine decay from
+`learning_rate` to `min_learning_rate` (`cosine_with_min_lr`), weight decay, gradient clipping and
+accumulation, epochs, checkpoints every `save_steps` (model + processor via `save_pretrained`, plus
+optimizer and scheduler state), and resuming from the output directory's last checkpoint when
+re-run on it. Every logged step (loss, learning rate, grad norm, tokens, seconds) goes to the
+warehouse (`training_steps`, view `training_curves`).
+
+What is ours and why:
+- the labels: TRL's `SFTTrainer` can mask prompts (`completion_only_loss`) or train every assistant
+  turn (`assistant_only_loss`), not "only the assistant turns new in this slice", so samples arrive
+  encoded with their labels and TRL's dataset preparation would have nothing left to do — hence
+  `Trainer` itself, which takes ready inputs;
+- resuming: `Trainer` reloads a checkpoint's weights without `from_pretrained`'s key mapping, which
+  silently loads nothing for Qwen2-VL (see `_CountingTrainer._load_from_checkpoint`);
+- token counting: `Trainer` counts input tokens but not the tokens that carry loss, so
+  `_CountingTrainer.compute_loss` adds both up before calling the stock loss;
+- the warehouse rows, written by a `TrainerCallback`.
+
+Example:
+    >>> result = run_sft(load_config("configs/sft-tiny.yaml"))  # doctest: +SKIP
+    >>> result.last_loss < result.first_loss                      # doctest: +SKIP
+    True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from transformers import (
+    AutoModelForImageTextToText,
+    AutoProcessor,
+    PrinterCallback,
+    Trainer,
+    TrainerCallback,
+    TrainingArguments,
+)
+from transformers.trainer_utils import get_last_checkpoint
+
+from infra.errors import ConfigError
+from training.collate import IGNORE, collate, encode_sample
+from training.config import SFTConfig
+from training.data import sft_samples
+from training.tiny import TINY_MODEL, ImageQwen2VLProcessor, tiny_policy
+from warehouse.store import Warehouse
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SFTResult:
+    run_id: str
+    output_dir: Path
+    steps: int
+    samples: int
+    dropped: int
+    resumed_from: int | None
+    losses: list[float] = field(default_factory=list)  # per logged step, this invocation only
+    model: Any = field(default=None, repr=False)  # the trained policy, as saved in output_dir
+
+    @property
+    def first_loss(self) -> float | None:
+        return self.losses[0] if self.losses else None
+
+    @property
+    def last_loss(self) -> float | None:
+        return self.losses[-1] if self.losses else None
+
+
+def run_id_for(kind: str, output_dir: Path) -> str:
+    """One run per output directory, so a resumed run keeps its id (and its warehouse rows)."""
+    return f"{kind}-{hashlib.sha1(str(output_dir.resolve()).encode()).hexdigest()[:12]}"
+
+
+def load_processor(path: str | Path) -> Any:
+    """The processor saved in `path`: the tiny policy's image-only one, or whatever AutoProcessor finds."""
+    saved = Path(path) / "processor_config.json"
+    if (
+        saved.exists()
+        and json.loads(saved.read_text()).get("processor_class") == ImageQwen2VLProcessor.__name__
+    ):
+        return ImageQwen2VLProcessor.from_pretrained(path)
+    return AutoProcessor.from_pretrained(path)
+
+
+def load_policy(model: str, *, seed: int = 0, dtype: torch.dtype | None = None) -> tuple[Any, Any]:
+    """`model` (a save_pretrained folder, a hub id, or `tiny:qwen2-vl`) and its processor."""
+    if model == TINY_MODEL:
+        return tiny_policy(seed)
+    try:
+        policy = AutoModelForImageTextToText.from_pretrained(model, dtype=dtype)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot load model {model!r}: {exc}",
+            hint=f"point `model` at a save_pretrained folder, or use {TINY_MODEL} for the CPU test policy",
+        ) from None
+    return policy, load_processor(model)
+
+
+class FeatureDataset(torch.utils.data.Dataset):
+    def __init__(self, features: list[dict[str, torch.Tensor]]) -> None:
+        self.features = features
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+    def __getitem__(self, index: int) -> dict[str, torch.Tensor]:
+        return self.features[index]
+
+
+def encode_samples(config: SFTConfig, processor: Any) -> tuple[list[dict[str, torch.Tensor]], int]:
+    """Every successful trajectory's slices, encoded; slices over `max_length` or with no trained token
+    are dropped and counted (all encoded up front, so the count is known before step 1)."""
+    features, dropped = [], 0
+    for sample in sft_samples(
+        list(config.datasets),
+        config.family,
+        interval=config.traj_slice_interval,
+        max_screenshots=config.max_screenshots,
+        max_calls=config.max_calls_per_turn,
+    ):
+        encoded = encode_sample(processor, sample)
+        if len(encoded["input_ids"]) > config.max_length or not (encoded["labels"] != IGNORE).any():
+            dropped += 1
+            continue
+        features.append(encoded)
+    log.info("sft samples: kept=%d dropped=%d", len(features), dropped)
+    return features, dropped
+
+
+class _CountingTrainer(Trainer):
+    """`Trainer` that also counts the input tokens and the loss-carrying tokens it trains on."""
+
+    tokens = 0
+    trained_tokens = 0
+
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        self.tokens += int(inputs["attention_mask"].sum())
+        self.trained_tokens += int((inputs["labels"] != IGNORE).sum())
+        return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+
+    def _load_from_checkpoint(self, resume_from_checkpoint, model=None):
+        # transformers 5.24's resume reads checkpoint-N/model.safetensors with a raw non-strict
+        # `load_state_dict`; Qwen2-VL's save_pretrained writes its keys in the hub layout (`model.*`,
+        # not `model.language_model.*`), so that loads nothing and only warns — the run would go on
+        # from the base weights (huggingface/transformers#43701, open). `from_pretrained` applies the
+        # key mapping; strict catches the rest.
+        model = model if model is not None else self.model
+        dtype = next(model.parameters()).dtype
+        saved = type(model).from_pretrained(resume_from_checkpoint, dtype=dtype)
+        model.load_state_dict(saved.state_dict(), strict=True)
+
+
+class _WarehouseSteps(TrainerCallback):
+    """Writes each log event (one per `logging_steps` optimizer steps) as a `training_steps` row."""
+
+    def __init__(self, trainer: _CountingTrainer, warehouse: Warehouse | None, run_id: str) -> None:
+        self.trainer, self.warehouse, self.run_id = trainer, warehouse, run_id
+        self.seconds, self.started = 0.0, 0.0
+        self.losses: list[float] = []
+
+    def on_step_begin(self, args, state, control, **kwargs):
+        self.started = time.perf_counter()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        self.seconds += time.perf_counter() - self.started
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        if not logs or "loss" not in logs:
+            return
+        row = {
+            "run_id": self.run_id,
+            "step": state.global_step,
+            "epoch": state.epoch,
+            "loss": logs["loss"],
+            "learning_rate": logs.get("learning_rate"),
+            "grad_norm": logs.get("grad_norm"),
+            "tokens": self.trainer.tokens,
+            "trained_tokens": self.trainer.trained_tokens,
+            "seconds": self.seconds,
+        }
+        self.losses.append(float(logs["loss"]))
+        if self.warehouse is not None:
+            self.warehouse.save_training_step(row)
+            self.warehouse.refresh_snapshot()  # throttled: readers (`cuagym sql`) see the curve grow
+        log.info(
+            "sft step %d/%d loss=%.4f lr=%.3g tokens=%d trained=%d %.2fs",
+            state.global_step, state.max_steps, row["loss"], row["learning_rate"] or 0.0,
+            row["tokens"], row["trained_tokens"], row["seconds"],
+        )  # fmt: skip
+        self.trainer.tokens = self.trainer.trained_tokens = 0
+        self.seconds = 0.0
+
+
+def training_arguments(config: SFTConfig) -> TrainingArguments:
+    return TrainingArguments(
+        output_dir=str(config.output_dir),
+        num_train_epochs=config.epochs,
+        per_device_train_batch_size=config.batch_size,
+        gradient_accumulation_steps=config.gradient_accumulation_steps,
+        learning_rate=config.learning_rate,
+        lr_scheduler_type="cosine_with_min_lr",
+        lr_scheduler_kwargs={"min_lr": config.min_learning_rate},
+        warmup_steps=config.warmup_ratio,  # a float in [0, 1) is a ratio of the total steps
+        weight_decay=config.weight_decay,
+        max_grad_norm=config.max_grad_norm,
+        optim="adamw_torch",
+        logging_strategy="steps",
+        logging_steps=config.logging_steps,
+        save_strategy="steps",
+        save_steps=config.save_steps,
+        seed=config.seed,
+        data_seed=config.seed,
+        bf16=config.bf16,
+        report_to=[],
+        remove_unused_columns=False,  # the features are the model's inputs already
+        dataloader_num_workers=0,
+        dataloader_pin_memory=torch.cuda.is_available(),
+        disable_tqdm=True,
+    )
+
+
+def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
+    """Train `config.model` on `config.datasets`; resume if `config.output_dir` holds a checkpoint.
+
+    Writes checkpoints to `output_dir/checkpoint-<step>` and the final model + processor to
+    `output_dir` (both reload with `from_pretrained`), and one warehouse row per logged step when
+    `warehouse` is given. Raises `ConfigError` when no sample is left to train on.
+    """
+    output_dir = Path(config.output_dir)
+    run_id = run_id_for("sft", output_dir)
+    model, processor = load_policy(config.model, seed=config.seed)
+    features, dropped = encode_samples(config, processor)
+    if not features:
+        raise ConfigError(
+            f"no SFT samples in {', '.join(map(str, config.datasets))} (dropped {dropped})",
+            hint="SFT trains on trajectories with reward 1.0; check the datasets, or raise max_length",
+        )
+    last = get_last_checkpoint(str(output_dir)) if output_dir.is_dir() else None
+    resumed_from = int(Path(last).name.rsplit("-", 1)[1]) if last else None
+    store = Warehouse(warehouse) if warehouse is not None else None
+    if store is not None:
+        store.start_training_run(
+            {
+                "run_id": run_id,
+                "kind": "sft",
+                "model": config.model,
+                "output_dir": str(output_dir.resolve()),
+                "config": config.model_dump(mode="json"),
+                "resumed_from": resumed_from,
+                "samples": len(features),
+                "dropped": dropped,
+            }
+        )
+    pad_id = processor.tokenizer.pad_token_id
+    trainer = _CountingTrainer(
+        model=model,
+        args=training_arguments(config),
+        train_dataset=FeatureDataset(features),
+        data_collator=lambda batch: collate(batch, pad_id),
+        processing_class=processor,
+    )
+    steps = _WarehouseSteps(trainer, store, run_id)
+    trainer.add_callback(steps)
+    trainer.remove_callback(PrinterCallback)  # it prints every log dict; steps are logged above
+    log.info("sft run %s: %d samples, resuming from %s", run_id, len(features), last or "scratch")
+    try:
+        trainer.train(resume_from_checkpoint=last)
+        trainer.save_model(str(output_dir))  # model + processor (processing_class), save_pretrained
+    except BaseException as exc:
+        if store is not None:
+            store.finish_training_run(run_id, status="failed", summary={"error": repr(exc)})
+            store.refresh_snapshot(force=True)
+        raise
+    result = SFTResult(
+        run_id=run_id,
+        output_dir=output_dir,
+        steps=trainer.state.global_step,
+        samples=len(features),
+        dropped=dropped,
+        resumed_from=resumed_from,
+        losses=steps.losses,
+        model=trainer.model,
+    )
+    if store is not None:
+        store.finish_training_run(
+            run_id,
+            status="done",
+            summary={"steps": result.steps, "first_loss": result.first_loss, "last_loss": result.last_loss},
+        )
+        store.refresh_snapshot(force=True)
+    return result
