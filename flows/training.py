@@ -1,21 +1,45 @@
-"""The training flow: one trainer run (SFT today; GSPO to come) from a validated config.
+"""The training flow: one trainer run (SFT or GSPO) from a validated config.
 
-The trainer is training/ (`run_sft`); this flow only picks it by the config's `kind`, points it at
-the warehouse and reports. Re-running on the same `output_dir` resumes from its last checkpoint.
+The trainers are training/ (`run_sft`, `run_gspo`); this flow picks one by the config's `kind`,
+points it at the warehouse and reports. For GSPO it also supplies the environment side, which
+training/ may not import (tasks/ is above it): `EpisodeCollector` draws the iteration's tasks
+(uniformly for now; frontier sampling is to come), and runs `group_size` episodes of the current
+policy on each through the rollout runner (tasks/rollout/runner.run_episode): a fresh desktop per
+episode, set up from the bundle's config.json (with a hub session for web apps), graded by the
+bundle's reward.py. An episode whose desktop fails is a rollout with reward None (advantage 0),
+never a lost group. Re-running SFT on the same `output_dir` resumes from its last checkpoint.
 """
 
 from __future__ import annotations
 
+import logging
+import random
+import tempfile
 import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from infra.errors import ConfigError
+from infra.desktop_venv import ensure_desktop_python
+from infra.envs.base import EnvRole
+from infra.envs.desktop import DesktopProvider
+from infra.envs.local import WEB_APPS, HubRoute
+from infra.errors import ConfigError, CuagymError
+from infra.hub.process import HubProcess
 from infra.settings import get_settings
-from training.config import SFTConfig, TrainingParams, TrainingSummary
+from tasks.export import read_bundle
+from tasks.models import TaskSpec
+from tasks.rollout.runner import run_episode
+from training.config import GSPOConfig, SFTConfig, TrainingParams, TrainingSummary
+from training.gspo import Rollout, run_gspo
+from training.local_policy import LocalPolicy
 from training.sft import run_sft
+
+log = logging.getLogger(__name__)
 
 
 @task(name="sft", cache_policy=NO_CACHE)  # training is not pure: it resumes from what it finds on disk
@@ -36,13 +60,120 @@ def sft_task(config: SFTConfig, warehouse: Path) -> TrainingSummary:
     )
 
 
+def bundle_dirs(paths: list[Path]) -> list[Path]:
+    """Each path is a bundle (it holds task.json) or a folder of bundles (output/final)."""
+    found = []
+    for path in map(Path, paths):
+        if (path / "task.json").is_file():
+            found.append(path)
+        elif path.is_dir():
+            found += sorted(child for child in path.iterdir() if (child / "task.json").is_file())
+    if not found:
+        raise ConfigError(
+            f"no bundles in {', '.join(map(str, paths))}",
+            hint="point `tuples` at exported bundles (output/final) or bundle folders",
+        )
+    return found
+
+
+class EpisodeCollector:
+    """GSPO's `collect`: per iteration, G episodes of the current policy on each drawn task."""
+
+    def __init__(self, config: GSPOConfig, provider: DesktopProvider, bundles: list[Path]) -> None:
+        self.config, self.provider = config, provider
+        self.tasks: list[tuple[Path, TaskSpec]] = [(b, read_bundle(b)[0]) for b in bundles]
+
+    def draw(self, iteration: int) -> list[tuple[Path, TaskSpec]]:
+        """Uniform, without replacement within an iteration, reproducible from (seed, iteration)."""
+        rng = random.Random(self.config.seed * 1_000_003 + iteration)
+        return rng.sample(self.tasks, min(self.config.tasks_per_iteration, len(self.tasks)))
+
+    def __call__(self, make_policy: Callable[[], LocalPolicy], iteration: int) -> list[list[Rollout]]:
+        drawn = self.draw(iteration)
+        jobs = [(bundle, spec, k) for bundle, spec in drawn for k in range(self.config.group_size)]
+        with ThreadPoolExecutor(self.config.rollout_workers) as pool:
+            rollouts = list(pool.map(lambda job: self.episode(*job, make_policy()), jobs))
+        g = self.config.group_size
+        return [rollouts[i : i + g] for i in range(0, len(rollouts), g)]
+
+    def episode(self, bundle: Path, spec: TaskSpec, repeat: int, policy: LocalPolicy) -> Rollout:
+        started = time.monotonic()
+        reward, desktop = None, None
+        try:
+            desktop = self.provider.provision(spec.id, EnvRole.ROLLOUT, apps=spec.apps)
+            desktop.setup_from_config(bundle / "config.json", timeout_s=300)
+            episode = run_episode(
+                desktop,
+                spec,
+                (bundle / "reward.py").read_text(encoding="utf-8"),
+                policy,
+                repeat=repeat,
+                max_steps=self.config.max_steps,
+            )
+            reward = episode.trajectory.reward
+            if reward is None:
+                log.warning("%s r%d: no score: %s", spec.id, repeat, episode.trajectory.reward_error)
+        except (CuagymError, OSError) as exc:  # a failed desktop is an unscored rollout, not a lost group
+            log.warning("%s r%d failed: %s: %s", spec.id, repeat, type(exc).__name__, exc)
+        finally:
+            if desktop is not None:
+                desktop.close()
+        return Rollout(spec.id, repeat, reward, list(policy.turns), round(time.monotonic() - started, 3))
+
+
+@contextmanager
+def desktop_provider(bundles: list[Path], run_id: str) -> Iterator[DesktopProvider]:
+    """Desktops as the rollout flow makes them, with a hub of its own when a tuple is a web app."""
+    settings = get_settings()
+    needs_hub = any(app in WEB_APPS for b in bundles for app in read_bundle(b)[0].apps)
+    hub = None
+    if needs_hub:  # a unix socket under /tmp: socket paths are limited to 108 bytes
+        hub = HubProcess(
+            settings.var_dir / "hub" / run_id, Path(tempfile.mkdtemp(prefix="cuagym-hub-")) / "hub.sock"
+        )
+        hub.start()
+    try:
+        yield DesktopProvider(
+            settings.work_dir / "desktops",
+            ensure_desktop_python(settings.desktop_venv_path),
+            hub=HubRoute(hub.uds, WEB_APPS) if hub else None,
+        )
+    finally:
+        if hub is not None:
+            hub.stop()
+
+
+@task(name="gspo", cache_policy=NO_CACHE)
+def gspo_task(config: GSPOConfig, warehouse: Path) -> TrainingSummary:
+    from training.sft import run_id_for
+
+    started = time.monotonic()
+    bundles = bundle_dirs(list(config.tuples))
+    with desktop_provider(bundles, run_id_for("gspo", Path(config.output_dir))) as provider:
+        result = run_gspo(config, EpisodeCollector(config, provider, bundles), warehouse=warehouse)
+    return TrainingSummary(
+        run_id=result.run_id,
+        kind="gspo",
+        output_dir=str(result.output_dir),
+        steps=result.steps,
+        samples=sum(s.samples for s in result.iterations),
+        dropped=0,
+        first_loss=result.losses[0] if result.losses else None,
+        last_loss=result.losses[-1] if result.losses else None,
+        seconds=round(time.monotonic() - started, 3),
+    )
+
+
 @flow(name="training")
 def training_flow(params: TrainingParams) -> TrainingSummary:
     logger = get_run_logger()
-    warehouse = params.warehouse or get_settings().warehouse_path
-    if not isinstance(params.config, SFTConfig):
-        raise ConfigError(f"trainer kind {params.config.kind!r} is not implemented yet", hint="use kind: sft")
-    summary = sft_task(params.config, Path(warehouse))
+    warehouse = Path(params.warehouse or get_settings().warehouse_path)
+    if isinstance(params.config, SFTConfig):
+        summary = sft_task(params.config, warehouse)
+    elif isinstance(params.config, GSPOConfig):
+        summary = gspo_task(params.config, warehouse)
+    else:  # pragma: no cover - TrainingParams admits only the two
+        raise ConfigError(f"unknown trainer kind {params.config.kind!r}", hint="use kind: sft or gspo")
     logger.info(
         "%s: %d steps on %d samples (%d dropped), loss %s -> %s, resumed from %s, in %.1f s",
         summary.run_id, summary.steps, summary.samples, summary.dropped, summary.first_loss,

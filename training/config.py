@@ -127,6 +127,9 @@ class GSPOConfig(_Common):
     temperature: float = Field(0.7, gt=0, le=2.0, description="rollout sampling temperature")
     max_tokens: int = Field(3072, ge=16, description="longest reply per step")
     max_steps: int = Field(80, ge=1, le=500, description="model steps per episode")
+    rollout_workers: int = Field(
+        1, ge=1, le=64, description="episodes run at once, each on its own desktop (ours)"
+    )
     rollout_engine: Literal["transformers", "vllm"] = Field(
         "transformers", description="transformers generate (CPU, tiny models) or vLLM (GPU)"
     )

@@ -26,6 +26,11 @@ from warehouse.db import connect, migrate, sql, transaction
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY_S = 2.0
+# training_steps columns only GSPO fills (migration 007); an SFT row leaves them NULL
+GSPO_STEP_KEYS = (
+    "iteration", "rollouts", "groups", "zero_variance_groups", "reward_mean", "unscored",
+    "advantage_abs_mean", "ratio_mean", "clip_low_fraction", "clip_high_fraction", "rollout_seconds",
+)  # fmt: skip
 
 
 def _now() -> datetime:
@@ -411,9 +416,23 @@ class Warehouse:
 
     def save_training_step(self, row: dict) -> None:
         """One logged optimizer step: run_id, step, epoch, loss, learning_rate, grad_norm, tokens,
-        trained_tokens, seconds (a step logged again after a resume replaces the old row)."""
+        trained_tokens, seconds, and for GSPO the iteration's GSPO_STEP_KEYS (a step logged again
+        after a resume replaces the old row)."""
         with self._write() as con:
-            con.execute(sql("insert_training_step"), row | {"recorded_at": _now()})
+            con.execute(
+                sql("insert_training_step"), dict.fromkeys(GSPO_STEP_KEYS) | row | {"recorded_at": _now()}
+            )
+
+    def save_gspo_rollouts(self, rows: list[dict]) -> None:
+        """The rollouts of one GSPO iteration: run_id, iteration, tuple_id, repeat, reward, advantage,
+        model_steps, completion_tokens, seconds."""
+        now = _now()
+        with self._write() as con:
+            for row in rows:
+                con.execute(sql("insert_gspo_rollout"), row | {"recorded_at": now})
+
+    def gspo_rollouts(self, run_id: str) -> list[dict]:
+        return self._rows("gspo_rollouts", {"run_id": run_id})
 
     def finish_training_run(self, run_id: str, *, status: str, summary: dict) -> None:
         with self._write() as con:

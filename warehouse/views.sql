@@ -203,3 +203,11 @@ SELECT r.run_id, r.kind, r.model, s.step, s.epoch, s.loss,
        sum(s.tokens) OVER (PARTITION BY s.run_id ORDER BY s.step) AS tokens_total,
        sum(s.seconds) OVER (PARTITION BY s.run_id ORDER BY s.step) AS seconds_total
 FROM training_steps s JOIN training_runs r USING (run_id);
+
+CREATE OR REPLACE VIEW gspo_curves AS
+SELECT r.run_id, r.model, s.iteration, s.step, s.loss, s.reward_mean, s.unscored, s.advantage_abs_mean,
+       s.groups, s.zero_variance_groups, s.rollouts, s.ratio_mean, s.clip_low_fraction, s.clip_high_fraction,
+       s.grad_norm, s.tokens, s.trained_tokens, s.seconds, s.rollout_seconds,
+       s.trained_tokens / nullif(s.seconds, 0) AS trained_tokens_per_s
+FROM training_steps s JOIN training_runs r USING (run_id)
+WHERE r.kind = 'gspo';

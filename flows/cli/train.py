@@ -29,7 +29,7 @@ def parse_overrides(pairs: tuple[str, ...]) -> dict[str, str]:
 
 @click.group()
 def train() -> None:
-    """Train policies on the rollout datasets: `sft` (supervised, on teacher successes).
+    """Train policies: `sft` (supervised, on teacher successes) and `gspo` (RL on verified tuples).
 
     Example:
 
@@ -37,21 +37,26 @@ def train() -> None:
     """
 
 
-@train.command("sft")
-@click.option(
+_CONFIG = click.option(
     "--config",
     "config_path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
-    help="YAML file of SFTConfig keys (training/config.py); flags in --set override it.",
+    help="YAML file of SFTConfig / GSPOConfig keys (training/config.py); flags in --set override it.",
 )
-@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override one config key.")
-@click.option(
+_SET = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override one config key.")
+_WAREHOUSE = click.option(
     "--warehouse",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="Warehouse file for the step metrics (default: the settings').",
 )
+
+
+@train.command("sft")
+@_CONFIG
+@_SET
+@_WAREHOUSE
 @click.pass_context
 @handle_errors
 def sft(ctx, config_path, overrides, warehouse):
@@ -67,14 +72,39 @@ def sft(ctx, config_path, overrides, warehouse):
 
         cuagym train sft --set model=tiny:qwen2-vl --set "datasets=[output/rollouts]" --set family=qwen2.5-vl
     """
+    _run(ctx, "sft", config_path, overrides, warehouse, view="training_curves")
+
+
+@train.command("gspo")
+@_CONFIG
+@_SET
+@_WAREHOUSE
+@click.pass_context
+@handle_errors
+def gspo(ctx, config_path, overrides, warehouse):
+    """GSPO on verified tuples: G rollouts of the current policy per drawn task on real desktops,
+    rewards from each bundle's reward.py, group advantages, the clipped sequence-ratio update.
+
+    The checkpoint is saved to output_dir after every iteration (save_pretrained); per iteration the
+    loss, rewards, advantages, zero-variance groups, clip fractions, tokens and seconds go to the
+    warehouse (view gspo_curves; every rollout in gspo_rollouts).
+
+    Example:
+
+        cuagym train gspo --config configs/gspo-tiny.yaml --set iterations=2
+    """
+    _run(ctx, "gspo", config_path, overrides, warehouse, view="gspo_curves")
+
+
+def _run(ctx, kind: str, config_path, overrides, warehouse, *, view: str) -> None:
     verbose = (ctx.find_root().params.get("verbose") or 0) > 0
     quiet_prefect_console(verbose)
     from flows.training import training_flow
     from training.config import TrainingParams, load_config
 
-    config = load_config(config_path, parse_overrides(overrides), kind="sft")
+    config = load_config(config_path, parse_overrides(overrides), kind=kind)
     summary = training_flow(TrainingParams(config=config, warehouse=warehouse))
-    table = Table(title=f"sft {summary.run_id}")
+    table = Table(title=f"{kind} {summary.run_id}")
     for col in ("steps", "samples", "dropped", "resumed from", "first loss", "last loss", "seconds"):
         table.add_column(col, justify="right")
     table.add_row(
@@ -83,6 +113,4 @@ def sft(ctx, config_path, overrides, warehouse):
     )  # fmt: skip
     console.print(table)
     console.print(f"checkpoint: {summary.output_dir} (from_pretrained)")
-    console.print(
-        f"warehouse:  cuagym sql \"SELECT step, loss FROM training_curves WHERE run_id = '{summary.run_id}'\""
-    )
+    console.print(f"warehouse:  cuagym sql \"SELECT * FROM {view} WHERE run_id = '{summary.run_id}'\"")

@@ -1,0 +1,348 @@
+"""GSPO on verified tuples (CUA-Gym appendix C.3): rollouts of the current policy, group advantages,
+the clipped sequence-ratio update, every iteration in the warehouse.
+
+`run_gspo(config, collect)` runs `config.iterations` rounds. Each round `collect(make_policy,
+iteration)` — the environment side, given by flows/training.py because training/ may not import
+tasks/ — runs G episodes per drawn task with policies from `make_policy()` (a `LocalPolicy` on the
+current weights) and returns the groups of `Rollout`s, each with the reward its bundle's reward.py
+gave. Then `GSPOUpdate.update(groups)`:
+
+- advantages: `group_advantages` per group (mean-centred; `scale_rewards="group"` divides by the
+  std), a null reward left out of its group's mean and given advantage 0 (never a 0 reward);
+  groups with no reward spread are counted (`zero_variance_groups`) — their advantages are all 0;
+- samples: every sampled reply of a rollout is one sample, trained in exactly the context it was
+  sampled in, carrying its rollout's advantage (a per-step version of C.1.2's slices: each
+  assistant turn trained once, in its own context);
+- the update: the rollouts are split into `minibatches` chunks, one AdamW step each (gradient
+  clipping at `max_grad_norm`); per sample the completion's log-probs under the current weights
+  (`completion_logps`, same temperature as sampling) against the sampling-time `old_logps`, into
+  `gspo_loss` (training/losses.py) at `importance_sampling_level`. The loss of a minibatch is the
+  mean over its samples, so each sample's backward is scaled by 1/B and done on its own (same
+  gradient as the batched loss, one sample's activations in memory at a time). A sample with
+  advantage 0 adds 0 to loss and gradient; it is counted in B but not run through the model;
+- the checkpoint: `save_pretrained` (model + processor) into `output_dir` after every iteration,
+  and into `output_dir/checkpoint-<step>` every `save_steps` optimizer steps.
+
+What is ours and why (not TRL's `GRPOTrainer`): its rollouts are single-turn generations of a
+prompt dataset, scored by reward functions of the text; ours are multi-turn episodes on real desktops
+scored by each bundle's reward.py after the episode, so generation and scoring are the rollout
+runner's. The loss itself is proven equal to TRL's (tests/training/test_losses.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from training.config import GSPOConfig
+from training.local_policy import LocalPolicy, SampledTurn, sampled_logps
+from training.losses import group_advantages, gspo_loss, zero_variance_groups
+from warehouse.store import Warehouse
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Rollout:
+    """One episode of the current policy: its task, index in the group, reward and sampled replies."""
+
+    tuple_id: str
+    repeat: int
+    reward: float | None  # None: the grader gave no score
+    turns: list[SampledTurn] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class IterationStats:
+    iteration: int
+    step: int  # optimizer steps taken so far
+    loss: float
+    rewards: list[float | None]
+    advantages: list[float]
+    groups: int
+    zero_variance_groups: int
+    samples: int
+    trained_samples: int  # samples with a non-zero advantage (the others add nothing)
+    tokens: int  # prompt + completion tokens of the trained samples
+    trained_tokens: int  # completion tokens carrying loss
+    ratio_mean: float | None
+    clip_low_fraction: float
+    clip_high_fraction: float
+    grad_norm: float | None
+    seconds: float
+    rollout_seconds: float = 0.0
+
+    @property
+    def reward_mean(self) -> float | None:
+        scored = [r for r in self.rewards if r is not None]
+        return sum(scored) / len(scored) if scored else None
+
+
+def completion_logps(model: Any, turn: SampledTurn, temperature: float) -> torch.Tensor:
+    """Log-probs (T,) of the turn's sampled tokens under `model`, at the sampling temperature."""
+    prompt, completion = turn.prompt, turn.completion_ids
+    n_prompt = prompt["input_ids"].shape[1]
+    inputs = dict(prompt)
+    inputs["input_ids"] = torch.cat([prompt["input_ids"], completion[None]], dim=1)
+    inputs["attention_mask"] = torch.ones_like(inputs["input_ids"])
+    if "mm_token_type_ids" in prompt:  # completion tokens are text
+        inputs["mm_token_type_ids"] = torch.nn.functional.pad(
+            prompt["mm_token_type_ids"], (0, len(completion))
+        )
+    logits = model(**inputs, use_cache=False).logits[0, n_prompt - 1 : -1]  # position t predicts token t + 1
+    return sampled_logps(logits, completion, temperature)
+
+
+def rollout_advantages(groups: list[list[Rollout]], scale: str = "none") -> tuple[list[float], int]:
+    """Per rollout (groups flattened in order) its advantage, and the zero-variance group count."""
+    advantages: list[float] = []
+    zero = 0
+    for group in groups:
+        rewards = torch.tensor([float("nan") if r.reward is None else r.reward for r in group])
+        advantages += group_advantages(rewards, len(group), scale=scale).tolist()  # type: ignore[arg-type]
+        zero += zero_variance_groups(rewards, len(group))
+    return advantages, zero
+
+
+class GSPOUpdate:
+    """The optimizer side of GSPO: owns the model, the AdamW state and the step count."""
+
+    def __init__(self, config: GSPOConfig, model: Any, processor: Any) -> None:
+        self.config, self.model, self.processor = config, model, processor
+        self.optimizer = torch.optim.AdamW(
+            [p for p in model.parameters() if p.requires_grad],
+            lr=config.learning_rate,
+            weight_decay=config.weight_decay,
+        )
+        self.step = 0
+        self._rng = random.Random(config.seed)
+
+    def update(self, groups: list[list[Rollout]], iteration: int = 0) -> IterationStats:
+        cfg = self.config
+        started = time.perf_counter()
+        rollouts = [r for group in groups for r in group]
+        advantages, zero = rollout_advantages(groups, cfg.scale_rewards)
+        order = list(range(len(rollouts)))
+        self._rng.shuffle(order)
+        chunks = [c for c in (order[i :: cfg.minibatches] for i in range(cfg.minibatches)) if c]
+        losses: list[float] = []
+        ratios: list[float] = []
+        tokens = trained_tokens = trained_samples = clipped_low = clipped_high = 0
+        grad_norm = None
+        self.model.train()
+        for chunk in chunks:
+            samples = [(turn, advantages[i]) for i in chunk for turn in rollouts[i].turns]
+            if not samples:
+                continue
+            self.optimizer.zero_grad(set_to_none=True)
+            loss_sum = 0.0
+            for turn, advantage in samples:
+                if advantage == 0.0 or not len(turn.completion_ids):
+                    continue  # contributes exactly 0 to loss and gradient
+                logps = completion_logps(self.model, turn, cfg.temperature)[None]
+                old = turn.old_logps[None]
+                adv = torch.tensor([advantage])
+                loss = gspo_loss(
+                    logps, old, adv, torch.ones_like(logps),
+                    epsilon_low=cfg.epsilon_low, epsilon_high=cfg.epsilon_high,
+                    level=cfg.importance_sampling_level,
+                ) / len(samples)  # fmt: skip
+                loss.backward()
+                loss_sum += float(loss.detach())
+                low, high, ratio = _clipped(logps.detach(), old, advantage, cfg)
+                clipped_low, clipped_high = clipped_low + low, clipped_high + high
+                ratios.append(ratio)
+                trained_samples += 1
+                trained_tokens += len(turn.completion_ids)
+                tokens += turn.prompt_tokens + len(turn.completion_ids)
+            if trained_samples:
+                grad_norm = float(torch.nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm))
+            self.optimizer.step()
+            self.step += 1
+            losses.append(loss_sum)
+        self.model.eval()
+        return IterationStats(
+            iteration=iteration,
+            step=self.step,
+            loss=sum(losses) / len(losses) if losses else 0.0,
+            rewards=[r.reward for r in rollouts],
+            advantages=advantages,
+            groups=len(groups),
+            zero_variance_groups=zero,
+            samples=sum(len(r.turns) for r in rollouts),
+            trained_samples=trained_samples,
+            tokens=tokens,
+            trained_tokens=trained_tokens,
+            ratio_mean=sum(ratios) / len(ratios) if ratios else None,
+            clip_low_fraction=clipped_low / trained_tokens if trained_tokens else 0.0,
+            clip_high_fraction=clipped_high / trained_tokens if trained_tokens else 0.0,
+            grad_norm=grad_norm,
+            seconds=round(time.perf_counter() - started, 4),
+        )
+
+    def save(self, path: Path) -> Path:
+        path.mkdir(parents=True, exist_ok=True)
+        self.model.save_pretrained(path)
+        self.processor.save_pretrained(path)
+        return path
+
+
+def _clipped(
+    logps: torch.Tensor, old: torch.Tensor, advantage: float, cfg: GSPOConfig
+) -> tuple[int, int, float]:
+    """Tokens clipped below / above (TRL's definition: the ratio out of the band on the side where
+    the clip binds, i.e. low with A < 0, high with A > 0) and the sample's mean ratio."""
+    log_ratio = logps - old
+    if cfg.importance_sampling_level == "sequence":
+        log_ratio = log_ratio.mean(-1, keepdim=True).expand_as(logps)
+    ratio = log_ratio.exp()
+    low = int(((ratio < 1 - cfg.epsilon_low) & (advantage < 0)).sum())
+    high = int(((ratio > 1 + cfg.epsilon_high) & (advantage > 0)).sum())
+    return low, high, float(ratio.mean())
+
+
+@dataclass
+class GSPOResult:
+    run_id: str
+    output_dir: Path
+    steps: int
+    iterations: list[IterationStats] = field(default_factory=list)
+    model: Any = field(default=None, repr=False)
+
+    @property
+    def losses(self) -> list[float]:
+        return [s.loss for s in self.iterations]
+
+
+Collect = Callable[[Callable[[], LocalPolicy], int], list[list[Rollout]]]
+
+
+def run_gspo(config: GSPOConfig, collect: Collect, *, warehouse: Path | None = None) -> GSPOResult:
+    """`config.iterations` rounds of rollouts (`collect`, see the module docstring) and updates."""
+    from training.sft import load_policy, run_id_for  # sft imports Trainer: only when training
+
+    output_dir = Path(config.output_dir)
+    run_id = run_id_for("gspo", output_dir)
+    model, processor = load_policy(config.model, seed=config.seed)
+    model.eval()
+    updater = GSPOUpdate(config, model, processor)
+    store = Warehouse(warehouse) if warehouse is not None else None
+    if store is not None:
+        store.start_training_run(
+            {
+                "run_id": run_id,
+                "kind": "gspo",
+                "model": config.model,
+                "output_dir": str(output_dir.resolve()),
+                "config": config.model_dump(mode="json"),
+                "resumed_from": None,
+                "samples": 0,
+                "dropped": 0,
+            }
+        )
+
+    lock = threading.Lock()  # episodes may run in threads: one generate at a time on the model
+
+    def make_policy() -> LocalPolicy:
+        return LocalPolicy(
+            model,
+            processor,
+            config.family,
+            model_name=f"gspo:{run_id}",
+            temperature=config.temperature,
+            max_tokens=config.max_tokens,
+            max_screenshots=config.max_screenshots,
+            collapse_block=config.traj_slice_interval,
+            lock=lock,
+        )
+
+    result = GSPOResult(run_id=run_id, output_dir=output_dir, steps=0, model=model)
+    try:
+        for iteration in range(1, config.iterations + 1):
+            t0 = time.perf_counter()
+            groups = collect(make_policy, iteration)
+            rollout_seconds = round(time.perf_counter() - t0, 4)
+            before = updater.step
+            stats = updater.update(groups, iteration)
+            stats.rollout_seconds = rollout_seconds
+            result.iterations.append(stats)
+            updater.save(output_dir)
+            if stats.step // config.save_steps > before // config.save_steps:
+                updater.save(output_dir / f"checkpoint-{stats.step}")
+            if store is not None:
+                _record(store, run_id, stats, groups, config)
+            log.info(
+                "gspo iteration %d: step %d loss=%.6f reward=%s zero-variance %d/%d trained %d/%d samples "
+                "%d tokens clip low/high %.3f/%.3f rollouts %.1fs update %.1fs",
+                iteration, stats.step, stats.loss, stats.reward_mean, stats.zero_variance_groups,
+                stats.groups, stats.trained_samples, stats.samples, stats.trained_tokens,
+                stats.clip_low_fraction, stats.clip_high_fraction, rollout_seconds, stats.seconds,
+            )  # fmt: skip
+    except BaseException as exc:
+        if store is not None:
+            store.finish_training_run(run_id, status="failed", summary={"error": repr(exc)})
+            store.refresh_snapshot(force=True)
+        raise
+    result.steps = updater.step
+    if store is not None:
+        store.finish_training_run(
+            run_id,
+            status="done",
+            summary={"steps": result.steps, "iterations": len(result.iterations), "losses": result.losses},
+        )
+        store.refresh_snapshot(force=True)
+    return result
+
+
+def _record(store: Warehouse, run_id: str, stats: IterationStats, groups: list[list[Rollout]], cfg) -> None:
+    store.save_training_step(
+        {
+            "run_id": run_id,
+            "step": stats.step,
+            "epoch": None,
+            "loss": stats.loss,
+            "learning_rate": cfg.learning_rate,
+            "grad_norm": stats.grad_norm,
+            "tokens": stats.tokens,
+            "trained_tokens": stats.trained_tokens,
+            "seconds": stats.seconds,
+            "iteration": stats.iteration,
+            "rollouts": len(stats.rewards),
+            "groups": stats.groups,
+            "zero_variance_groups": stats.zero_variance_groups,
+            "reward_mean": stats.reward_mean,
+            "unscored": sum(r is None for r in stats.rewards),
+            "advantage_abs_mean": sum(abs(a) for a in stats.advantages) / max(len(stats.advantages), 1),
+            "ratio_mean": stats.ratio_mean,
+            "clip_low_fraction": stats.clip_low_fraction,
+            "clip_high_fraction": stats.clip_high_fraction,
+            "rollout_seconds": stats.rollout_seconds,
+        }
+    )
+    rollouts = [r for group in groups for r in group]
+    store.save_gspo_rollouts(
+        [
+            {
+                "run_id": run_id,
+                "iteration": stats.iteration,
+                "tuple_id": r.tuple_id,
+                "repeat": r.repeat,
+                "reward": r.reward,
+                "advantage": a,
+                "model_steps": len(r.turns),
+                "completion_tokens": sum(len(t.completion_ids) for t in r.turns),
+                "seconds": r.seconds,
+            }
+            for r, a in zip(rollouts, stats.advantages, strict=True)
+        ]
+    )
+    store.refresh_snapshot()
