@@ -69,12 +69,12 @@ def test_serve_sets_up_a_bundle_and_stops_on_ctrl_c(tmp_path, families, desktop_
         assert f'vm_ip="cuagym:{token}@127.0.0.1"' in fields["osworld"]
     finally:
         proc.send_signal(signal.SIGINT)
-        try:
-            code = proc.wait(timeout=60)
+        try:  # communicate drains both pipes: a child blocked writing to a full pipe never exits
+            _, stderr = proc.communicate(timeout=60)
         finally:
             if proc.poll() is None:
                 proc.kill()
-    assert code == 0, proc.stderr.read()
+    assert proc.returncode == 0, stderr
 
 
 def test_serve_rejects_a_folder_that_is_not_a_bundle(tmp_path):
