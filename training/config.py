@@ -240,3 +240,35 @@ def _hint(cls: type[BaseModel], exc: ValidationError) -> str:
     fields = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
     helps = [f"{f}: {cls.model_fields[f].description}" for f in sorted(fields) if f in cls.model_fields]
     return "; ".join(helps) or "see the error above"
+
+
+def open_run_store(
+    warehouse,
+    *,
+    run_id: str,
+    kind: str,
+    config: BaseModel,
+    output_dir: Path,
+    resumed_from: int | None = None,
+    samples: int = 0,
+    dropped: int = 0,
+):
+    """The warehouse a training run records into, its run row started (None: no warehouse)."""
+    from warehouse.store import Warehouse
+
+    if warehouse is None:
+        return None
+    store = Warehouse(warehouse)
+    store.start_training_run(
+        {
+            "run_id": run_id,
+            "kind": kind,
+            "model": config.model,
+            "output_dir": str(output_dir.resolve()),
+            "config": config.model_dump(mode="json"),
+            "resumed_from": resumed_from,
+            "samples": samples,
+            "dropped": dropped,
+        }
+    )
+    return store

@@ -42,7 +42,7 @@ from typing import Any
 
 import torch
 
-from training.config import GSPOConfig
+from training.config import GSPOConfig, open_run_store
 from training.local_policy import LocalPolicy, SampledTurn, sampled_logps
 from training.losses import group_advantages, gspo_loss, zero_variance_groups
 from warehouse.store import Warehouse
@@ -235,20 +235,16 @@ def run_gspo(config: GSPOConfig, collect: Collect, *, warehouse: Path | None = N
     model, processor = load_policy(config.model, seed=config.seed)
     model.eval()
     updater = GSPOUpdate(config, model, processor)
-    store = Warehouse(warehouse) if warehouse is not None else None
-    if store is not None:
-        store.start_training_run(
-            {
-                "run_id": run_id,
-                "kind": "gspo",
-                "model": config.model,
-                "output_dir": str(output_dir.resolve()),
-                "config": config.model_dump(mode="json"),
-                "resumed_from": None,
-                "samples": 0,
-                "dropped": 0,
-            }
-        )
+    store = open_run_store(
+        warehouse,
+        run_id=run_id,
+        kind="gspo",
+        config=config,
+        output_dir=output_dir,
+        resumed_from=None,
+        samples=0,
+        dropped=0,
+    )
 
     lock = threading.Lock()  # episodes may run in threads: one generate at a time on the model
 

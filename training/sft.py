@@ -49,7 +49,7 @@ from transformers.trainer_utils import get_last_checkpoint
 
 from infra.errors import ConfigError
 from training.collate import IGNORE, collate, encode_sample
-from training.config import SFTConfig
+from training.config import SFTConfig, open_run_store
 from training.data import sft_samples
 from training.tiny import TINY_MODEL, ImageQwen2VLProcessor, tiny_policy
 from warehouse.store import Warehouse
@@ -248,20 +248,16 @@ def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
         )
     last = get_last_checkpoint(str(output_dir)) if output_dir.is_dir() else None
     resumed_from = int(Path(last).name.rsplit("-", 1)[1]) if last else None
-    store = Warehouse(warehouse) if warehouse is not None else None
-    if store is not None:
-        store.start_training_run(
-            {
-                "run_id": run_id,
-                "kind": "sft",
-                "model": config.model,
-                "output_dir": str(output_dir.resolve()),
-                "config": config.model_dump(mode="json"),
-                "resumed_from": resumed_from,
-                "samples": len(features),
-                "dropped": dropped,
-            }
-        )
+    store = open_run_store(
+        warehouse,
+        run_id=run_id,
+        kind="sft",
+        config=config,
+        output_dir=output_dir,
+        resumed_from=resumed_from,
+        samples=len(features),
+        dropped=dropped,
+    )
     pad_id = processor.tokenizer.pad_token_id
     trainer = _CountingTrainer(
         model=model,
