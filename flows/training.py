@@ -2,18 +2,18 @@
 
 The trainers are training/ (`run_sft`, `run_gspo`); this flow picks one by the config's `kind`,
 points it at the warehouse and reports. For GSPO it also supplies the environment side, which
-training/ may not import (tasks/ is above it): `EpisodeCollector` draws the iteration's tasks
-(uniformly for now; frontier sampling is to come), and runs `group_size` episodes of the current
-policy on each through the rollout runner (tasks/rollout/runner.run_episode): a fresh desktop per
-episode, set up from the bundle's config.json (with a hub session for web apps), graded by the
-bundle's reward.py. An episode whose desktop fails is a rollout with reward None (advantage 0),
-never a lost group. Re-running SFT on the same `output_dir` resumes from its last checkpoint.
+training/ may not import (tasks/ is above it): run_gspo draws each iteration's tasks (frontier
+sampling, training/frontier.py) and `EpisodeCollector` runs `group_size` episodes of the current
+policy on each drawn task through the rollout runner (tasks/rollout/runner.run_episode): a fresh
+desktop per episode, set up from the bundle's config.json (with a hub session for web apps), graded
+by the bundle's reward.py. An episode whose desktop fails is a rollout with reward None (advantage
+0), never a lost group. Re-running SFT or GSPO on the same `output_dir` resumes from its last
+checkpoint.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -81,15 +81,24 @@ class EpisodeCollector:
 
     def __init__(self, config: GSPOConfig, provider: DesktopProvider, bundles: list[Path]) -> None:
         self.config, self.provider = config, provider
-        self.tasks: list[tuple[Path, TaskSpec]] = [(b, read_bundle(b)[0]) for b in bundles]
+        self.tasks: dict[str, tuple[Path, TaskSpec]] = {}
+        for bundle in bundles:
+            spec = read_bundle(bundle)[0]
+            seen = self.tasks.setdefault(spec.id, (bundle, spec))[0]
+            if seen.resolve() != bundle.resolve():
+                raise ConfigError(
+                    f"task {spec.id} is in two bundles: {seen} and {bundle}",
+                    hint="list each bundle once in `tuples`",
+                )
 
-    def draw(self, iteration: int) -> list[tuple[Path, TaskSpec]]:
-        """Uniform, without replacement within an iteration, reproducible from (seed, iteration)."""
-        rng = random.Random(self.config.seed * 1_000_003 + iteration)
-        return rng.sample(self.tasks, min(self.config.tasks_per_iteration, len(self.tasks)))
+    @property
+    def task_ids(self) -> list[str]:
+        return list(self.tasks)
 
-    def __call__(self, make_policy: Callable[[], LocalPolicy], iteration: int) -> list[list[Rollout]]:
-        drawn = self.draw(iteration)
+    def __call__(
+        self, make_policy: Callable[[], LocalPolicy], iteration: int, task_ids: list[str]
+    ) -> list[list[Rollout]]:
+        drawn = [self.tasks[t] for t in task_ids]
         jobs = [(bundle, spec, k) for bundle, spec in drawn for k in range(self.config.group_size)]
         with ThreadPoolExecutor(self.config.rollout_workers) as pool:
             rollouts = list(pool.map(lambda job: self.episode(*job, make_policy()), jobs))
@@ -150,7 +159,8 @@ def gspo_task(config: GSPOConfig, warehouse: Path) -> TrainingSummary:
     started = time.monotonic()
     bundles = bundle_dirs(list(config.tuples))
     with desktop_provider(bundles, run_id_for("gspo", Path(config.output_dir))) as provider:
-        result = run_gspo(config, EpisodeCollector(config, provider, bundles), warehouse=warehouse)
+        collector = EpisodeCollector(config, provider, bundles)
+        result = run_gspo(config, collector, collector.task_ids, warehouse=warehouse)
     return TrainingSummary(
         run_id=result.run_id,
         kind="gspo",
@@ -158,6 +168,7 @@ def gspo_task(config: GSPOConfig, warehouse: Path) -> TrainingSummary:
         steps=result.steps,
         samples=sum(s.samples for s in result.iterations),
         dropped=0,
+        resumed_from=result.resumed_from,
         first_loss=result.losses[0] if result.losses else None,
         last_loss=result.losses[-1] if result.losses else None,
         seconds=round(time.monotonic() - started, 3),

@@ -133,10 +133,29 @@ class GSPOConfig(_Common):
     rollout_engine: Literal["transformers", "vllm"] = Field(
         "transformers", description="transformers generate (CPU, tiny models) or vLLM (GPU)"
     )
+    vllm_url: str | None = Field(
+        None, description="rollout_engine vllm: the vLLM server's address, e.g. http://127.0.0.1:8000"
+    )
+    vllm_weights_dir: Path | None = Field(
+        None,
+        description="rollout_engine vllm: the folder `vllm serve` was started on (a copy of `model`); "
+        "GSPO saves the weights there before the first iteration and after every update, and the "
+        "server reloads them",
+    )
+    vllm_model: str | None = Field(
+        None, description="rollout_engine vllm: the served model name (default: vllm_weights_dir as given)"
+    )
+    vllm_timeout_s: float = Field(600.0, gt=0, description="rollout_engine vllm: seconds per server request")
+    vllm_max_logp_gap: float = Field(
+        0.2,
+        gt=0,
+        description="rollout_engine vllm: after each weight sync a probe reply is re-scored by the "
+        "trainer; a mean |log-prob gap| per token above this stops the run (ours)",
+    )
     frontier_sigma: float = Field(0.25, gt=0, le=1, description="width of the weight around 0.5 success")
     frontier_gamma: float = Field(0.2, ge=0, le=1, description="share of uniform draws mixed in")
     frontier_ema: float = Field(
-        0.5, gt=0, le=1, description="weight of the newest success rate in the per-task EMA (ours)"
+        0.2, gt=0, le=1, description="weight of the newest success rate in the per-task EMA (ScaleCUA: α 0.2)"
     )
 
     @model_validator(mode="after")
@@ -147,6 +166,29 @@ class GSPOConfig(_Common):
                 f"tasks_per_iteration * group_size = {rollouts} rollouts do not split into "
                 f"minibatches={self.minibatches}; use tasks_per_iteration={self.minibatches} or a "
                 f"minibatches that divides {rollouts}"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _vllm_settings_fit_the_engine(self) -> GSPOConfig:
+        given = [f for f in ("vllm_url", "vllm_weights_dir", "vllm_model") if getattr(self, f) is not None]
+        if self.rollout_engine != "vllm":
+            if given:
+                raise ValueError(
+                    f"{', '.join(given)} set but rollout_engine={self.rollout_engine!r}; set "
+                    "rollout_engine: vllm, or remove them"
+                )
+            return self
+        missing = [f for f in ("vllm_url", "vllm_weights_dir") if getattr(self, f) is None]
+        if missing:
+            raise ValueError(
+                f"rollout_engine vllm needs {' and '.join(missing)}: the server's address and the folder "
+                "it serves (see the README's GSPO section)"
+            )
+        if Path(self.vllm_weights_dir).resolve() == Path(self.model).resolve():
+            raise ValueError(
+                f"vllm_weights_dir={self.vllm_weights_dir} is the checkpoint GSPO starts from, which every "
+                "weight sync would overwrite; serve a copy of it and set vllm_weights_dir to the copy"
             )
         return self
 

@@ -1,11 +1,14 @@
 """GSPO on verified tuples (CUA-Gym appendix C.3): rollouts of the current policy, group advantages,
 the clipped sequence-ratio update, every iteration in the warehouse.
 
-`run_gspo(config, collect)` runs `config.iterations` rounds. Each round `collect(make_policy,
-iteration)` — the environment side, given by flows/training.py because training/ may not import
-tasks/ — runs G episodes per drawn task with policies from `make_policy()` (a `LocalPolicy` on the
-current weights) and returns the groups of `Rollout`s, each with the reward its bundle's reward.py
-gave. Then `GSPOUpdate.update(groups)`:
+`run_gspo(config, collect, task_ids)` runs `config.iterations` rounds. Each round draws
+`tasks_per_iteration` of `task_ids` by frontier sampling (training/frontier.py: Gaussian weights of
+each task's success EMA around 0.5, a γ share uniform, without replacement, seeded by (seed,
+iteration)); `collect(make_policy, iteration, drawn)` — the environment side, given by
+flows/training.py because training/ may not import tasks/ — runs G episodes per drawn task with
+policies from `make_policy()` (a `LocalPolicy` on the current weights) and returns the groups of
+`Rollout`s, each with the reward its bundle's reward.py gave. The groups' scored rewards update the
+drawn tasks' EMAs (table gspo_frontier_emas, view gspo_frontier). Then `GSPOUpdate.update(groups)`:
 
 - advantages: `group_advantages` per group (mean-centred; `scale_rewards="group"` divides by the
   std), a null reward left out of its group's mean and given advantage 0 (never a 0 reward);
@@ -20,8 +23,16 @@ gave. Then `GSPOUpdate.update(groups)`:
   mean over its samples, so each sample's backward is scaled by 1/B and done on its own (same
   gradient as the batched loss, one sample's activations in memory at a time). A sample with
   advantage 0 adds 0 to loss and gradient; it is counted in B but not run through the model;
-- the checkpoint: `save_pretrained` (model + processor) into `output_dir` after every iteration,
-  and into `output_dir/checkpoint-<step>` every `save_steps` optimizer steps.
+- the checkpoint: `save_pretrained` (model + processor) into `output_dir` after every iteration;
+  a resumable one (training/checkpoint.py: weights, AdamW state, RNG states, iteration and step,
+  written atomically) into `output_dir/checkpoint-<step>` every `save_steps` optimizer steps and
+  after the last iteration.
+
+Resuming: `run_gspo` on an `output_dir` that holds a checkpoint reloads its weights, AdamW state,
+step and RNG states, reads the EMAs as of its iteration from the warehouse, and goes on with the
+next iteration under the same run id (`resumed_from`: the checkpoint's step). An iteration is
+recorded in the warehouse before its checkpoint is written, and every row is keyed by iteration, so
+a kill in between only means that iteration is redone (same draw) and its rows replaced.
 
 What is ours and why (not TRL's `GRPOTrainer`): its rollouts are single-turn generations of a
 prompt dataset, scored by reward functions of the text; ours are multi-turn episodes on real desktops
@@ -42,12 +53,18 @@ from typing import Any
 
 import torch
 
+from infra.errors import ConfigError
+from training.checkpoint import Checkpoint, CheckpointError, find_checkpoint, write_checkpoint
 from training.config import GSPOConfig, open_run_store
+from training.frontier import TaskFrontier, draw_tasks
+from training.gspo_records import frontier_state, observe_groups, record_iteration
 from training.local_policy import LocalPolicy, SampledTurn, sampled_logps
 from training.losses import group_advantages, gspo_loss, zero_variance_groups
-from warehouse.store import Warehouse
 
 log = logging.getLogger(__name__)
+
+OPTIMIZER = "optimizer.pt"  # in a checkpoint folder: the AdamW state_dict
+RNG = "rng_state.pt"  # the minibatch shuffle's and torch's generator states
 
 
 @dataclass
@@ -89,8 +106,9 @@ class IterationStats:
 
 def completion_logps(model: Any, turn: SampledTurn, temperature: float) -> torch.Tensor:
     """Log-probs (T,) of the turn's sampled tokens under `model`, at the sampling temperature."""
-    prompt, completion = turn.prompt, turn.completion_ids
-    n_prompt = prompt["input_ids"].shape[1]
+    device = next(model.parameters()).device  # samples are kept on the CPU; the model may be on a GPU
+    prompt = {k: v.to(device) for k, v in turn.prompt.items()}
+    completion = turn.completion_ids.to(device)
     inputs = dict(prompt)
     inputs["input_ids"] = torch.cat([prompt["input_ids"], completion[None]], dim=1)
     inputs["attention_mask"] = torch.ones_like(inputs["input_ids"])
@@ -98,8 +116,10 @@ def completion_logps(model: Any, turn: SampledTurn, temperature: float) -> torch
         inputs["mm_token_type_ids"] = torch.nn.functional.pad(
             prompt["mm_token_type_ids"], (0, len(completion))
         )
-    logits = model(**inputs, use_cache=False).logits[0, n_prompt - 1 : -1]  # position t predicts token t + 1
-    return sampled_logps(logits, completion, temperature)
+    # logits only at the positions that predict a completion token (position t predicts token t + 1):
+    # the prompt's would cost the lm_head and the memory of (prompt length x vocabulary) for nothing
+    logits = model(**inputs, use_cache=False, logits_to_keep=len(completion) + 1).logits[0, :-1]
+    return sampled_logps(logits, completion, temperature).cpu()  # beside old_logps
 
 
 def rollout_advantages(groups: list[list[Rollout]], scale: str = "none") -> tuple[list[float], int]:
@@ -126,6 +146,14 @@ class GSPOUpdate:
         self.step = 0
         self._rng = random.Random(config.seed)
 
+    def _autocast(self):
+        """bf16 autocast on a GPU when the config asks for it (fp32 master weights and optimizer
+        state, as transformers' Trainer does with `bf16=True`); a no-op on the CPU."""
+        device = next(self.model.parameters()).device
+        return torch.autocast(
+            device.type, dtype=torch.bfloat16, enabled=self.config.bf16 and device.type == "cuda"
+        )
+
     def update(self, groups: list[list[Rollout]], iteration: int = 0) -> IterationStats:
         cfg = self.config
         started = time.perf_counter()
@@ -148,7 +176,8 @@ class GSPOUpdate:
             for turn, advantage in samples:
                 if advantage == 0.0 or not len(turn.completion_ids):
                     continue  # contributes exactly 0 to loss and gradient
-                logps = completion_logps(self.model, turn, cfg.temperature)[None]
+                with self._autocast():
+                    logps = completion_logps(self.model, turn, cfg.temperature)[None]
                 old = turn.old_logps[None]
                 adv = torch.tensor([advantage])
                 loss = gspo_loss(
@@ -195,6 +224,39 @@ class GSPOUpdate:
         self.processor.save_pretrained(path)
         return path
 
+    def checkpoint(self, path: Path, iteration: int) -> Path:
+        """A resumable checkpoint in `path` (written atomically, see training/checkpoint.py)."""
+
+        def write(folder: Path) -> None:
+            self.save(folder)
+            torch.save(self.optimizer.state_dict(), folder / OPTIMIZER)
+            rng = {"python": self._rng.getstate(), "torch": torch.get_rng_state()}
+            if torch.cuda.is_available():
+                rng["cuda"] = torch.cuda.get_rng_state_all()
+            torch.save(rng, folder / RNG)
+
+        return write_checkpoint(path, write, {"kind": "gspo", "iteration": iteration, "step": self.step})
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """The AdamW state, step count and RNG states saved in `checkpoint` (the weights are loaded
+        with the model). The config's learning rate and weight decay win over the saved ones, so a
+        resumed run can change them."""
+        try:
+            self.optimizer.load_state_dict(torch.load(checkpoint.path / OPTIMIZER, weights_only=True))
+            rng = torch.load(checkpoint.path / RNG, weights_only=True)
+        except (OSError, RuntimeError, ValueError, KeyError) as exc:
+            raise CheckpointError(
+                f"cannot restore the training state of {checkpoint.path}: {exc}",
+                hint=f"remove {checkpoint.path} to resume from the checkpoint before it",
+            ) from exc
+        for group in self.optimizer.param_groups:
+            group["lr"], group["weight_decay"] = self.config.learning_rate, self.config.weight_decay
+        self.step = checkpoint.step
+        self._rng.setstate(rng["python"])
+        torch.set_rng_state(rng["torch"])
+        if "cuda" in rng and torch.cuda.is_available():
+            torch.cuda.set_rng_state_all(rng["cuda"])
+
 
 def _clipped(
     logps: torch.Tensor, old: torch.Tensor, advantage: float, cfg: GSPOConfig
@@ -215,7 +277,8 @@ class GSPOResult:
     run_id: str
     output_dir: Path
     steps: int
-    iterations: list[IterationStats] = field(default_factory=list)
+    iterations: list[IterationStats] = field(default_factory=list)  # this invocation's only
+    resumed_from: int | None = None  # the checkpoint step this invocation went on from
     model: Any = field(default=None, repr=False)
 
     @property
@@ -223,28 +286,51 @@ class GSPOResult:
         return [s.loss for s in self.iterations]
 
 
-Collect = Callable[[Callable[[], LocalPolicy], int], list[list[Rollout]]]
+# collect(make_policy, iteration, drawn task ids) -> one group of G rollouts per drawn task
+Collect = Callable[[Callable[[], LocalPolicy], int, list[str]], list[list[Rollout]]]
 
 
-def run_gspo(config: GSPOConfig, collect: Collect, *, warehouse: Path | None = None) -> GSPOResult:
-    """`config.iterations` rounds of rollouts (`collect`, see the module docstring) and updates."""
+def run_gspo(
+    config: GSPOConfig, collect: Collect, task_ids: list[str], *, warehouse: Path | None = None
+) -> GSPOResult:
+    """`config.iterations` rounds of frontier draws from `task_ids`, rollouts (`collect`, see the
+    module docstring) and updates; resumes from `config.output_dir`'s last checkpoint if it has one.
+    Raises `CheckpointError` when it has checkpoints but none can be resumed from."""
     from training.sft import load_policy, run_id_for  # sft imports Trainer: only when training
 
+    pool = list(dict.fromkeys(task_ids))
+    if not pool:
+        raise ConfigError("GSPO has no tasks to draw from", hint="point `tuples` at verified bundles")
     output_dir = Path(config.output_dir)
     run_id = run_id_for("gspo", output_dir)
-    model, processor = load_policy(config.model, seed=config.seed)
+    resume = find_checkpoint(output_dir)
+    engine = None
+    if config.rollout_engine == "vllm":  # before the model loads: a missing server fails in seconds
+        from training.vllm_policy import VLLMEngine
+
+        engine = VLLMEngine(config, model_name=f"gspo:{run_id}")
+    model, processor = _load_model(config, resume, load_policy)
+    model.to("cuda" if torch.cuda.is_available() else "cpu")  # sampling and the update on one device
     model.eval()
     updater = GSPOUpdate(config, model, processor)
+    if resume is not None:
+        updater.restore(resume)
+    done = resume.iteration if resume is not None else 0
     store = open_run_store(
         warehouse,
         run_id=run_id,
         kind="gspo",
         config=config,
         output_dir=output_dir,
-        resumed_from=None,
+        resumed_from=resume.step if resume is not None else None,
         samples=0,
         dropped=0,
     )
+    frontier = frontier_state(store, run_id, done)
+    log.info(
+        "gspo run %s: %d tasks, iterations %d-%d, resuming from %s",
+        run_id, len(pool), done + 1, config.iterations, resume.path if resume else "scratch",
+    )  # fmt: skip
 
     lock = threading.Lock()  # episodes may run in threads: one generate at a time on the model
 
@@ -261,21 +347,42 @@ def run_gspo(config: GSPOConfig, collect: Collect, *, warehouse: Path | None = N
             lock=lock,
         )
 
-    result = GSPOResult(run_id=run_id, output_dir=output_dir, steps=0, model=model)
+    result = GSPOResult(
+        run_id=run_id,
+        output_dir=output_dir,
+        steps=updater.step,
+        resumed_from=resume.step if resume is not None else None,
+        model=model,
+    )
     try:
-        for iteration in range(1, config.iterations + 1):
+        for iteration in range(done + 1, config.iterations + 1):
+            drawn = draw_tasks(
+                pool,
+                [frontier.get(t, TaskFrontier()).success_ema for t in pool],
+                config.tasks_per_iteration,
+                sigma=config.frontier_sigma,
+                gamma=config.frontier_gamma,
+                seed=config.seed,
+                iteration=iteration,
+            )
+            log.debug("gspo iteration %d draws %s", iteration, drawn)
+            if engine is not None:  # the server samples from exactly the weights being trained
+                engine.sync(updater)
             t0 = time.perf_counter()
-            groups = collect(make_policy, iteration)
+            groups = collect(engine.policy if engine else make_policy, iteration, drawn)
             rollout_seconds = round(time.perf_counter() - t0, 4)
             before = updater.step
             stats = updater.update(groups, iteration)
             stats.rollout_seconds = rollout_seconds
             result.iterations.append(stats)
+            observed = observe_groups(frontier, groups, config, iteration)
+            frontier |= observed
             updater.save(output_dir)
-            if stats.step // config.save_steps > before // config.save_steps:
-                updater.save(output_dir / f"checkpoint-{stats.step}")
-            if store is not None:
-                _record(store, run_id, stats, groups, config)
+            if store is not None:  # before the checkpoint: a kill in between redoes this iteration
+                record_iteration(store, run_id, stats, groups, observed, config)
+            crossed = stats.step // config.save_steps > before // config.save_steps
+            if crossed or iteration == config.iterations:
+                updater.checkpoint(output_dir / f"checkpoint-{stats.step}", iteration)
             log.info(
                 "gspo iteration %d: step %d loss=%.6f reward=%s zero-variance %d/%d trained %d/%d samples "
                 "%d tokens clip low/high %.3f/%.3f rollouts %.1fs update %.1fs",
@@ -299,46 +406,14 @@ def run_gspo(config: GSPOConfig, collect: Collect, *, warehouse: Path | None = N
     return result
 
 
-def _record(store: Warehouse, run_id: str, stats: IterationStats, groups: list[list[Rollout]], cfg) -> None:
-    store.save_training_step(
-        {
-            "run_id": run_id,
-            "step": stats.step,
-            "epoch": None,
-            "loss": stats.loss,
-            "learning_rate": cfg.learning_rate,
-            "grad_norm": stats.grad_norm,
-            "tokens": stats.tokens,
-            "trained_tokens": stats.trained_tokens,
-            "seconds": stats.seconds,
-            "iteration": stats.iteration,
-            "rollouts": len(stats.rewards),
-            "groups": stats.groups,
-            "zero_variance_groups": stats.zero_variance_groups,
-            "reward_mean": stats.reward_mean,
-            "unscored": sum(r is None for r in stats.rewards),
-            "advantage_abs_mean": sum(abs(a) for a in stats.advantages) / max(len(stats.advantages), 1),
-            "ratio_mean": stats.ratio_mean,
-            "clip_low_fraction": stats.clip_low_fraction,
-            "clip_high_fraction": stats.clip_high_fraction,
-            "rollout_seconds": stats.rollout_seconds,
-        }
-    )
-    rollouts = [r for group in groups for r in group]
-    store.save_gspo_rollouts(
-        [
-            {
-                "run_id": run_id,
-                "iteration": stats.iteration,
-                "tuple_id": r.tuple_id,
-                "repeat": r.repeat,
-                "reward": r.reward,
-                "advantage": a,
-                "model_steps": len(r.turns),
-                "completion_tokens": sum(len(t.completion_ids) for t in r.turns),
-                "seconds": r.seconds,
-            }
-            for r, a in zip(rollouts, stats.advantages, strict=True)
-        ]
-    )
-    store.refresh_snapshot()
+def _load_model(config: GSPOConfig, resume: Checkpoint | None, load_policy) -> tuple[Any, Any]:
+    """The policy to train: the checkpoint's weights when resuming, else `config.model`."""
+    if resume is None:
+        return load_policy(config.model, seed=config.seed)
+    try:
+        return load_policy(str(resume.path), seed=config.seed)
+    except ConfigError as exc:
+        raise CheckpointError(
+            f"cannot load the weights of {resume.path}: {exc.message}",
+            hint=f"remove {resume.path} to resume from the checkpoint before it",
+        ) from exc

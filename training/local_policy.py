@@ -86,6 +86,17 @@ def sampled_logps(logits: torch.Tensor, ids: torch.Tensor, temperature: float) -
     return torch.log_softmax(logits.float() / temperature, dim=-1).gather(-1, ids.unsqueeze(-1)).squeeze(-1)
 
 
+def encode_prompt(processor: Any, messages: list[dict[str, Any]]) -> dict[str, torch.Tensor]:
+    """The processor's model inputs (PROMPT_KEYS, batch dim 1) for `messages` with the generation prompt:
+    what the policy samples from and what GSPO re-scores, whichever engine sampled."""
+    text = processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    images = [
+        p["image"] for m in messages if isinstance(m["content"], list) for p in m["content"] if "image" in p
+    ]
+    enc = processor(text=[text], images=images or None, return_tensors="pt")
+    return {k: enc[k] for k in PROMPT_KEYS if k in enc}
+
+
 class LocalPolicy:
     """The trained model as a rollout policy (see the module docstring)."""
 
@@ -180,20 +191,12 @@ class LocalPolicy:
     def _sample(
         self, messages: list[dict[str, Any]]
     ) -> tuple[dict[str, torch.Tensor], torch.Tensor, torch.Tensor]:
-        text = self.processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
-        images = [
-            p["image"]
-            for m in messages
-            if isinstance(m["content"], list)
-            for p in m["content"]
-            if "image" in p
-        ]
-        enc = self.processor(text=[text], images=images or None, return_tensors="pt")
-        prompt = {k: enc[k] for k in PROMPT_KEYS if k in enc}
+        prompt = encode_prompt(self.processor, messages)  # kept on the CPU, as the update reads it
+        device = next(self._model.parameters()).device
         tokenizer = self.processor.tokenizer
         with self._lock, torch.no_grad():
             out = self._model.generate(
-                **prompt,
+                **{k: v.to(device) for k, v in prompt.items()},
                 do_sample=True,
                 temperature=self.temperature,
                 top_k=0,  # sample from the full tempered distribution: old_logps are exactly it
@@ -204,6 +207,6 @@ class LocalPolicy:
                 return_dict_in_generate=True,
                 output_logits=True,
             )
-        completion = out.sequences[0, prompt["input_ids"].shape[1] :]
-        logits = torch.stack([step[0] for step in out.logits])  # (T, V), raw
+        completion = out.sequences[0, prompt["input_ids"].shape[1] :].cpu()
+        logits = torch.stack([step[0] for step in out.logits]).cpu()  # (T, V), raw
         return prompt, completion, sampled_logps(logits, completion, self.temperature)

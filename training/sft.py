@@ -230,6 +230,20 @@ def training_arguments(config: SFTConfig) -> TrainingArguments:
     )
 
 
+def sft_trainer(config: SFTConfig, model: Any, processor: Any, features: list[dict]) -> _CountingTrainer:
+    """The `Trainer` `run_sft` trains with, on encoded `features` (bench/training.py times this one)."""
+    pad_id = processor.tokenizer.pad_token_id
+    trainer = _CountingTrainer(
+        model=model,
+        args=training_arguments(config),
+        train_dataset=FeatureDataset(features),
+        data_collator=lambda batch: collate(batch, pad_id),
+        processing_class=processor,
+    )
+    trainer.remove_callback(PrinterCallback)  # it prints every log dict; _WarehouseSteps logs the steps
+    return trainer
+
+
 def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
     """Train `config.model` on `config.datasets`; resume if `config.output_dir` holds a checkpoint.
 
@@ -258,17 +272,9 @@ def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
         samples=len(features),
         dropped=dropped,
     )
-    pad_id = processor.tokenizer.pad_token_id
-    trainer = _CountingTrainer(
-        model=model,
-        args=training_arguments(config),
-        train_dataset=FeatureDataset(features),
-        data_collator=lambda batch: collate(batch, pad_id),
-        processing_class=processor,
-    )
+    trainer = sft_trainer(config, model, processor, features)
     steps = _WarehouseSteps(trainer, store, run_id)
     trainer.add_callback(steps)
-    trainer.remove_callback(PrinterCallback)  # it prints every log dict; steps are logged above
     log.info("sft run %s: %d samples, resuming from %s", run_id, len(features), last or "scratch")
     try:
         trainer.train(resume_from_checkpoint=last)

@@ -29,3 +29,13 @@ def run_report(warehouse_path: Path, name: str, params: dict) -> QueryResult:
 def rejection_report(warehouse_path: Path, app: str | None = None) -> QueryResult:
     """Failed rounds and critic rejections grouped by (app, condition, reason), most common first."""
     return run_report(warehouse_path, "report_rejections", {"app": app})
+
+
+def training_runs(warehouse_path: Path) -> QueryResult:
+    """Every training run with its step count, first/last loss and tokens/s, newest start first."""
+    return run_report(warehouse_path, "report_training_runs", {})
+
+
+def training_steps(warehouse_path: Path, run_id: str) -> QueryResult:
+    """The logged steps of one training run (GSPO: one per iteration), in step order."""
+    return run_report(warehouse_path, "training_steps", {"run_id": run_id})

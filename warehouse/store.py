@@ -434,6 +434,19 @@ class Warehouse:
     def gspo_rollouts(self, run_id: str) -> list[dict]:
         return self._rows("gspo_rollouts", {"run_id": run_id})
 
+    def save_frontier_emas(self, rows: list[dict]) -> None:
+        """One GSPO iteration's frontier state of each task it drew: run_id, iteration, tuple_id,
+        success_rate, success_ema, weight, attempts, unscored (a redone iteration replaces its rows)."""
+        now = _now()
+        with self._write() as con:
+            for row in rows:
+                con.execute(sql("insert_frontier_ema"), row | {"recorded_at": now})
+
+    def frontier_emas(self, run_id: str, *, through_iteration: int) -> list[dict]:
+        """Each task's latest frontier row up to `through_iteration`: tuple_id, last_iteration,
+        last_rate, success_ema, attempts, unscored."""
+        return self._rows("frontier_emas", {"run_id": run_id, "through_iteration": through_iteration})
+
     def finish_training_run(self, run_id: str, *, status: str, summary: dict) -> None:
         with self._write() as con:
             con.execute(

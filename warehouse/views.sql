@@ -211,3 +211,14 @@ SELECT r.run_id, r.model, s.iteration, s.step, s.loss, s.reward_mean, s.unscored
        s.trained_tokens / nullif(s.seconds, 0) AS trained_tokens_per_s
 FROM training_steps s JOIN training_runs r USING (run_id)
 WHERE r.kind = 'gspo';
+
+-- Frontier sampling per GSPO run and task: its latest success EMA and frontier weight, how often it
+-- was drawn, its scored and unscored rollouts, and when it was last drawn. Tasks near weight 1.0
+-- are where training concentrates.
+CREATE OR REPLACE VIEW gspo_frontier AS
+SELECT e.run_id, r.model, e.tuple_id, e.success_ema, e.weight, e.success_rate AS last_rate,
+       e.attempts, e.unscored, d.draws, e.iteration AS last_iteration, e.recorded_at AS updated_at
+FROM gspo_frontier_emas e
+JOIN training_runs r USING (run_id)
+JOIN (SELECT run_id, tuple_id, count(*) AS draws FROM gspo_frontier_emas GROUP BY ALL) d USING (run_id, tuple_id)
+QUALIFY row_number() OVER (PARTITION BY e.run_id, e.tuple_id ORDER BY e.iteration DESC) = 1;

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import click
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -165,3 +166,77 @@ def mutation(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
     console.print(f"overall: {killed}/{total} mutants killed" + (f" ({killed / total:.1%})" if total else ""))
     target = chart or settings.output_dir / "reports" / "mutation.png"
     console.print(f"chart: {mutation_chart(rows, target)}")
+
+
+def _figure(value: float | None, fmt: str = ".4f") -> str:
+    return "-" if value is None else format(value, fmt)
+
+
+def _training_summary(run: dict) -> Table:
+    # one row per figure: run ids and model paths are long, and a wide table would cut them
+    table = Table(title=f"training run {run['run_id']}")
+    table.add_column("figure")
+    table.add_column("value", overflow="fold")
+    iterations = [("iterations", str(run["iterations"] or 0))] if run["kind"] == "gspo" else []
+    for name, value in [
+        ("run", run["run_id"]), ("kind", run["kind"]), ("model", run["model"]), ("status", run["status"]),
+        ("steps", str(run["steps"] or 0)), *iterations, ("first loss", _figure(run["first_loss"])),
+        ("last loss", _figure(run["last_loss"])), ("tokens", str(run["tokens"] or 0)),
+        ("tokens/s", _figure(run["tokens_per_s"], ".1f")),
+    ]:  # fmt: skip
+        table.add_row(name, value)
+    return table
+
+
+def _gspo_iterations(steps: list[dict]) -> Table:
+    # compact (no vertical rules, short headers): ten figures per iteration fit in 80 columns
+    table = Table(title="GSPO iterations", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
+    cols = ("iter", "step", "loss", "reward", "unscored", "zero-var", "clip lo", "clip hi", "|A|", "tok/s")
+    for col in cols:
+        table.add_column(col, justify="right")
+    for s in steps:
+        tokens_per_s = s["tokens"] / s["seconds"] if s["seconds"] else None
+        table.add_row(
+            str(s["iteration"]), str(s["step"]), _figure(s["loss"], ".3g"), _figure(s["reward_mean"], ".3f"),
+            str(s["unscored"] or 0), f"{s['zero_variance_groups'] or 0}/{s['groups'] or 0}",
+            _figure(s["clip_low_fraction"], ".3f"), _figure(s["clip_high_fraction"], ".3f"),
+            _figure(s["advantage_abs_mean"], ".3f"), _figure(tokens_per_s, ".0f"),
+        )  # fmt: skip
+    return table
+
+
+@report.command("training")
+@click.option("--run", "run_id", default=None, help="Training run id (default: the newest run).")
+@click.option(
+    "--chart",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the PNG (default output/reports/<run>-training.png).",
+)
+@warehouse_option
+@handle_errors
+def training_report(run_id: str | None, chart: Path | None, warehouse: Path | None) -> None:
+    """A training run's curves: its summary (steps, first/last loss, tokens/s), per GSPO iteration
+    the mean reward, zero-variance groups and clip fractions, and a PNG (SFT: loss and learning
+    rate per step; GSPO: loss, mean reward, clip fractions and mean |advantage| per iteration).
+
+    Example:
+
+        cuagym report training --run sft-3f2a9c1d0b7e
+    """
+    from infra.settings import get_settings
+    from training.report import select_run, training_chart, training_runs, training_steps
+
+    settings = get_settings()
+    path = warehouse or settings.warehouse_path
+    runs = training_runs(path)
+    if not runs:
+        console.print("no training runs in the warehouse yet (start one with `cuagym train sft|gspo`)")
+        return
+    run = select_run(runs, run_id)
+    steps = training_steps(path, run["run_id"])
+    Console().print(_training_summary(run))
+    if run["kind"] == "gspo":
+        Console().print(_gspo_iterations(steps))
+    target = chart or settings.output_dir / "reports" / f"{run['run_id']}-training.png"
+    console.print(f"training chart: {training_chart(run, steps, target).path}")

@@ -132,8 +132,8 @@ def test_one_gspo_iteration_on_real_desktops_records_rewards_advantages_and_loss
     collected: list = []  # a spy: the groups the flow trained on, passed on unchanged
     real_call = EpisodeCollector.__call__
 
-    def spy(self, make_policy, iteration):
-        collected.append(real_call(self, make_policy, iteration))
+    def spy(self, make_policy, iteration, task_ids):
+        collected.append(real_call(self, make_policy, iteration, task_ids))
         return collected[-1]
 
     monkeypatch.setattr(EpisodeCollector, "__call__", spy)

@@ -1,0 +1,104 @@
+"""`cuagym report training`: the newest (or named) training run's summary table and a PNG whose curves
+are the warehouse rows — an SFT run trained for real, a GSPO run recorded through the store methods
+its trainer writes with; unknown run ids and an empty warehouse are told apart."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from flows.cli import main
+from training.config import load_config
+from training.report import select_run, training_chart, training_runs, training_steps
+from training.sft import run_sft
+from warehouse.store import Warehouse
+
+from .test_data import write_dataset
+
+# two GSPO iterations as training/gspo_records.py's record_iteration writes them; iteration 2 has an unscored group
+GSPO_ITERATIONS = [
+    dict(iteration=1, step=2, loss=0.0125, reward_mean=0.5, unscored=0, groups=2, zero_variance_groups=1,
+         advantage_abs_mean=0.25, clip_low_fraction=0.1, clip_high_fraction=0.0, tokens=900, seconds=1.5),
+    dict(iteration=2, step=4, loss=-0.003, reward_mean=None, unscored=8, groups=2, zero_variance_groups=2,
+         advantage_abs_mean=0.0, clip_low_fraction=0.0, clip_high_fraction=0.2, tokens=600, seconds=0.5),
+]  # fmt: skip
+
+
+def _record_gspo(warehouse: Warehouse, run_id: str) -> None:
+    config = {"kind": "gspo", "group_size": 4}
+    warehouse.start_training_run(
+        dict(run_id=run_id, kind="gspo", model="tiny:qwen2-vl", output_dir="var/g", config=config,
+             resumed_from=None, samples=0, dropped=0)
+    )  # fmt: skip
+    for it in GSPO_ITERATIONS:
+        warehouse.save_training_step(
+            it | dict(run_id=run_id, epoch=None, learning_rate=1e-4, grad_norm=0.5, trained_tokens=100,
+                      rollouts=8, ratio_mean=1.0, rollout_seconds=3.0)
+        )  # fmt: skip
+    warehouse.finish_training_run(run_id, status="done", summary={})
+    warehouse.refresh_snapshot(force=True)
+
+
+def _png_size(path) -> tuple[int, int]:
+    with Image.open(path) as image:
+        assert image.format == "PNG"
+        image.verify()
+        return image.size
+
+
+def test_report_training_shows_the_newest_run_and_draws_its_warehouse_rows(isolated_settings, tmp_path):
+    path = isolated_settings.warehouse_path
+    runner = CliRunner()
+    empty = runner.invoke(main, ["report", "training", "--warehouse", str(tmp_path / "none.duckdb")])
+    assert empty.exit_code == 1 and "no warehouse at" in empty.output  # no file at all: a hint, not a crash
+    Warehouse(path).refresh_snapshot(force=True)
+    result = runner.invoke(main, ["report", "training", "--warehouse", str(path)])
+    assert result.exit_code == 0 and "no training runs" in result.output, result.output
+
+    _record_gspo(Warehouse(path), "gspo-older")
+    write_dataset(tmp_path / "ds", n_steps=6)
+    config = load_config(None, {"kind": "sft", "model": "tiny:qwen2-vl", "family": "qwen2.5-vl",
+                                "datasets": [str(tmp_path / "ds")], "output_dir": str(tmp_path / "sft"),
+                                "epochs": 3, "learning_rate": 1e-3, "min_learning_rate": 1e-4})  # fmt: skip
+    sft = run_sft(config, warehouse=path)  # the newest run: the default
+    assert sft.steps == 3
+
+    result = runner.invoke(main, ["report", "training", "--warehouse", str(path)])
+    assert result.exit_code == 0, result.output
+    assert sft.run_id in result.output and f"{sft.first_loss:.4f}" in result.output
+    assert f"{sft.last_loss:.4f}" in result.output and "GSPO iterations" not in result.output
+    png = isolated_settings.output_dir / "reports" / f"{sft.run_id}-training.png"
+    assert f"{sft.run_id}-training.png" in result.output.replace("\n", "")
+    width, height = _png_size(png)
+    assert width > 600 and height > 300
+
+    # the curves drawn are the warehouse's rows of that run
+    run = select_run(training_runs(path), None)
+    rows = training_steps(path, sft.run_id)
+    drawn = training_chart(run, rows, tmp_path / "sft.png").series
+    assert drawn["loss"] == ([1.0, 2.0, 3.0], pytest.approx(sft.losses))
+    assert drawn["learning_rate"][1] == pytest.approx([r["learning_rate"] for r in rows])
+    assert drawn["learning_rate"][1][0] == pytest.approx(1e-3) and drawn["learning_rate"][1][-1] < 1e-3
+
+    chart = tmp_path / "g.png"
+    result = runner.invoke(main, ["report", "training", "--warehouse", str(path), "--run", "gspo-older",
+                                  "--chart", str(chart)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "GSPO iterations" in out and "0.500" in out and "1/2" in out and "2/2" in out
+    assert "1500" in out and "750.0" in out  # tokens over the run, and per second of update
+    assert _png_size(chart)[0] > 1000  # four panels side by side
+    drawn = training_chart(select_run(training_runs(path), "gspo-older"), training_steps(path, "gspo-older"),
+                           tmp_path / "g2.png").series  # fmt: skip
+    for column in ("loss", "reward_mean", "clip_low_fraction", "clip_high_fraction", "advantage_abs_mean"):
+        xs, ys = drawn[column]
+        assert xs == [1.0, 2.0]
+        expected = [math.nan if it[column] is None else it[column] for it in GSPO_ITERATIONS]
+        assert ys == pytest.approx(expected, nan_ok=True), column
+
+    unknown = runner.invoke(main, ["report", "training", "--warehouse", str(path), "--run", "sft-nope"])
+    assert unknown.exit_code == 1 and "sft-nope" in unknown.output
+    assert sft.run_id in unknown.output and "gspo-older" in unknown.output and "hint" in unknown.output
