@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cuagym-installed
 
-.PHONY: setup system demo test lint bench clean-var fresh-check
+.PHONY: setup system demo test lint bench clean-var fresh-check server server-stop
 
 setup: system $(STAMP) guest
 
@@ -34,6 +34,14 @@ lint: $(STAMP)
 bench: setup
 	@$(PY) bench/sandbox_overhead.py
 	@$(PY) bench/cogen_stages.py
+
+# A Prefect server (UI on http://127.0.0.1:4200) on PostgreSQL, serving prefect.yaml's deployments
+# through a process worker; it keeps running until `make server-stop` (README: "Prefect server for operators").
+server: setup
+	@$(VENV)/bin/cuagym server start
+
+server-stop: $(STAMP)
+	@$(VENV)/bin/cuagym server stop
 
 clean-var:
 	rm -rf var output

@@ -40,7 +40,7 @@ def retry_flow(params: RetryParams) -> RunSummary:
     ctx = build_context(params.as_synth(), settings, run_id, warehouse)
     emit_progress("tuples", 0, len(specs))
     try:
-        outcomes = run_tuples(specs, ctx, params.workers, warehouse, again=True)
+        outcomes = run_tuples(specs, ctx, params.as_synth(), warehouse, again=True)
     finally:
         ctx.deps.close()
     warehouse.refresh_snapshot(force=True)

@@ -15,17 +15,30 @@ from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 
+from flows.dask_runner import cluster_threads, dask_task_runner, wants_dask
+from flows.publish import publish_output_task, restore_output_task
+from flows.worker_tasks import play_episode_task
 from infra.desktop_venv import ensure_desktop_python
 from infra.envs.desktop import DesktopProvider
 from infra.envs.local import WEB_APPS, HubRoute
-from infra.errors import ConfigError
 from infra.hub.process import HubProcess
 from infra.settings import get_settings
 from infra.trajectories import TrajectoryWriter, read_trajectories
 from skills.kit import load_families
 from tasks.models import RolloutOutcome, RolloutParams, RolloutSummary
 from tasks.progress import emit_progress
-from tasks.rollout.batch import RolloutContext, RolloutJob, pending, plan_jobs, rollout_run_id, run_rollout
+from tasks.publish import local_output_dir
+from tasks.rollout.batch import (
+    RolloutContext,
+    RolloutJob,
+    pending,
+    plan_jobs,
+    record_rollout,
+    rollout_run_id,
+    run_rollout,
+)
+from tasks.rollout.factories import judge_factory, llm_factory
+from tasks.rollout.worker import EpisodeSetup, close_worker_players
 from warehouse.store import Warehouse
 
 
@@ -35,7 +48,8 @@ def rollout_task(job: RolloutJob, ctx: RolloutContext) -> RolloutOutcome:
 
 
 def dataset_dir(params: RolloutParams) -> Path:
-    return Path(params.out).resolve() if params.out else get_settings().output_dir.resolve() / "rollouts"
+    settings = get_settings()
+    return local_output_dir(params.out, settings.output_dir / "rollouts", settings)
 
 
 @flow(name="rollout")
@@ -47,6 +61,7 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
     families = load_families(settings.skills_dir)
     run_id = rollout_run_id(params)
     jobs, skipped = plan_jobs(params, warehouse, families)
+    restore_output_task(params.out, dataset_dir(params))  # appended to, never replaced, on S3
     needs_hub = any(app in WEB_APPS for job in jobs for app in job.spec.apps)
     hub = None
     if needs_hub:  # a unix socket under /tmp: socket paths are limited to 108 bytes
@@ -79,6 +94,7 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
         writer.close()
         if hub is not None:
             hub.stop()
+    publish_output_task(params.out, writer.out)
     summary = RolloutSummary(
         run_id=run_id,
         dataset=str(writer.out),
@@ -102,17 +118,40 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
 
 
 def run_episodes(jobs: list[RolloutJob], ctx: RolloutContext, workers: int, total: int, done: int) -> list:
-    """Keep at most `workers` episodes in flight; report each as it finishes."""
+    """Keep at most `workers` episodes in flight — threads of this process, or Dask workers
+    (`ctx.params.runner`) that play them and send them back to be recorded here — and report each
+    as it finishes."""
+    params = ctx.params
+    if not wants_dask(params.runner, params.dask_address):
+
+        def submit(job: RolloutJob):
+            return rollout_task.submit(job, ctx)
+
+        return _in_window(jobs, submit, lambda future: future.result(), workers, ctx, total, done)
+    setup = EpisodeSetup(params, get_settings(), ctx.run_id, needs_hub=ctx.provider.hub is not None)
+    with dask_task_runner(workers, params.dask_address, release=close_worker_players) as runner:
+
+        def submit_to_dask(job: RolloutJob):
+            return runner.submit(play_episode_task, {"job": job, "setup": setup})
+
+        def record(future) -> RolloutOutcome:
+            return record_rollout(future.result(), ctx)
+
+        window = max(workers, cluster_threads(runner))
+        return _in_window(jobs, submit_to_dask, record, window, ctx, total, done)
+
+
+def _in_window(jobs, submit, result, workers: int, ctx: RolloutContext, total: int, done: int) -> list:
     waiting = list(reversed(jobs))
     running = {}
     outcomes: list[RolloutOutcome] = []
     while waiting or running:
         while waiting and len(running) < workers:
             job = waiting.pop()
-            running[rollout_task.submit(job, ctx)] = job
+            running[submit(job)] = job
         for future in as_completed(list(running)):
             running.pop(future)
-            outcomes.append(future.result())
+            outcomes.append(result(future))
             last = outcomes[-1]
             emit_progress(
                 "rollouts",
@@ -143,35 +182,3 @@ def resumed_outcomes(done: list[RolloutJob], writer: TrajectoryWriter) -> list[R
         )
         for job in done
     ]
-
-
-def llm_factory(params: RolloutParams):
-    """A factory of LLM policies for `--policy llm` (one per episode), or None."""
-    if params.policy != "llm":
-        return None
-    if not params.model:
-        raise ConfigError(
-            "--policy llm needs a model", hint="pass --model (and --api-base for a vLLM server)"
-        )
-    from tasks.rollout.llm_policy import LLMPolicy
-
-    return lambda: LLMPolicy(
-        params.model,
-        params.model_family,
-        api_base=params.api_base,
-        temperature=params.temperature,
-        max_tokens=params.max_tokens,
-    )
-
-
-def judge_factory(params: RolloutParams):
-    """The judge of final states (`--judge-model`): (spec, initial view, final view) -> verdict, or None."""
-    if not params.judge_model:
-        return None
-    from infra.llm import LLMClient
-    from infra.llm_config import resolve_llm_settings
-    from tasks.judge import judge_state
-
-    flags = {"judge_model": params.judge_model, "judge_api_base": params.judge_api_base}
-    client = LLMClient(resolve_llm_settings(flags=flags).role("judge"))
-    return lambda spec, initial, final: judge_state(client, spec, final, final.changes_since(initial))

@@ -8,14 +8,18 @@ step writes to the warehouse as it finishes, so re-running the same parameters r
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
-from prefect.futures import as_completed
+from prefect.futures import PrefectFuture, as_completed
 
+from flows.dask_runner import cluster_threads, dask_task_runner, wants_dask
+from flows.publish import publish_output_task
 from flows.retry_policy import retry_transient
 from flows.teacher import teacher_stage
+from flows.worker_tasks import cogenerate_tuple_task
 from infra.settings import get_settings
 from tasks.budget import budget_shortfall, merge_summaries
 from tasks.coverage import coverage, coverage_chart
@@ -24,7 +28,15 @@ from tasks.plan import plan_batch
 from tasks.progress import emit_progress
 from tasks.quality import CheckResult, check_warehouse
 from tasks.runtime import build_context, output_dir, run_id_for
-from tasks.synthesize import TupleContext, record_failure, synthesize_tuple
+from tasks.synthesize import (
+    TupleContext,
+    complete_tuple,
+    record_failure,
+    resumed_outcome,
+    start_attempt,
+    synthesize_tuple,
+)
+from tasks.tuple_worker import WorkerSetup, close_worker_deps
 from warehouse.store import Warehouse
 
 
@@ -97,9 +109,11 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
         )
         specs = plan_batch_task(params, run_id, warehouse)
         emit_progress("tuples", 0, len(specs))
-        outcomes = run_tuples(specs, ctx, params.workers, warehouse)
+        outcomes = run_tuples(specs, ctx, params, warehouse)
     finally:
         ctx.deps.close()
+    if params.export:  # the bundles, before the long teacher stage
+        publish_output_task(params.out, output_dir(params, settings))
     teacher = (
         teacher_stage(params, run_id, output_dir(params, settings), warehouse) if params.export else None
     )
@@ -109,6 +123,7 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
     chart = coverage_chart_task(
         warehouse, run_id, output_dir(params, settings) / "reports" / f"{run_id}-coverage.png"
     )
+    publish_output_task(params.out, output_dir(params, settings))  # trajectories, Parquet, chart
     summary = RunSummary(
         run_id=run_id,
         outcomes=outcomes,
@@ -146,35 +161,86 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
 
 
 def run_tuples(
-    specs: list[TaskSpec], ctx: TupleContext, workers: int, warehouse: Warehouse, *, again: bool = False
+    specs: list[TaskSpec],
+    ctx: TupleContext,
+    params: SynthParams,
+    warehouse: Warehouse,
+    *,
+    again: bool = False,
 ) -> list[TupleOutcome]:
-    """Keep at most `workers` tuple tasks in flight; report each as it finishes."""
+    """Keep at most `params.workers` tuple tasks in flight — threads of this process, or Dask workers
+    (`params.runner`; then one more queued per worker thread) — and report each as it finishes."""
+    if not wants_dask(params.runner, params.dask_address):
+
+        def submit(spec: TaskSpec):
+            return synthesize_tuple_task.submit(spec, ctx, again)
+
+        return _in_window(specs, submit, lambda future: future.result(), params.workers, ctx, warehouse)
+    setup = WorkerSetup(params, get_settings(), ctx.run_id)
+    with dask_task_runner(params.workers, params.dask_address, release=close_worker_deps) as runner:
+
+        def submit_to_dask(spec: TaskSpec):
+            """Resume or open the attempt here (the warehouse's one writer), co-generate on a worker."""
+            try:
+                done = resumed_outcome(spec, ctx, again=again)
+                if done is not None:
+                    return done
+                job = start_attempt(spec, ctx)
+            except Exception as exc:  # as a failing tuple task would be: recorded, the batch goes on
+                return record_failure(spec, ctx, exc)
+            return runner.submit(cogenerate_tuple_task, {"job": job, "setup": setup})
+
+        def complete(future) -> TupleOutcome:
+            return complete_tuple(future.result(), ctx)
+
+        # One tuple queued behind each running one: what this process does between two tuples
+        # (replay, export, open the next attempt) then overlaps co-generation instead of idling a worker.
+        window = 2 * max(params.workers, cluster_threads(runner))
+        return _in_window(specs, submit_to_dask, complete, window, ctx, warehouse)
+
+
+def _in_window(
+    specs: list[TaskSpec],
+    submit: Callable[[TaskSpec], PrefectFuture | TupleOutcome],
+    result: Callable[[PrefectFuture], TupleOutcome],
+    workers: int,
+    ctx: TupleContext,
+    warehouse: Warehouse,
+) -> list[TupleOutcome]:
+    """At most `workers` submitted tuples at once; `submit` may answer at once (a resumed tuple)."""
     pending = list(reversed(specs))
-    running = {}
+    running: dict[PrefectFuture, TaskSpec] = {}
     outcomes: list[TupleOutcome] = []
+
+    def report(spec: TaskSpec, outcome: TupleOutcome) -> None:
+        outcomes.append(outcome)
+        emit_progress(
+            "tuples",
+            len(outcomes),
+            len(specs),
+            task_id=spec.id,
+            status=outcome.status.value,
+            reason=outcome.reject_reason.value if outcome.reject_reason else "",
+        )
+        warehouse.refresh_snapshot()
+
     while pending or running:
         while pending and len(running) < workers:
             spec = pending.pop()
-            running[synthesize_tuple_task.submit(spec, ctx, again)] = spec
+            submitted = submit(spec)
+            if isinstance(submitted, TupleOutcome):
+                report(spec, submitted)
+            else:
+                running[submitted] = spec
         for future in as_completed(list(running)):
             spec = running.pop(future)
-            outcomes.append(_outcome(future, spec, ctx))
-            last = outcomes[-1]
-            emit_progress(
-                "tuples",
-                len(outcomes),
-                len(specs),
-                task_id=spec.id,
-                status=last.status.value,
-                reason=last.reject_reason.value if last.reject_reason else "",
-            )
-            warehouse.refresh_snapshot()
+            report(spec, _outcome(future, spec, ctx, result))
             break  # refill the window before waiting again
     return outcomes
 
 
-def _outcome(future, spec: TaskSpec, ctx: TupleContext) -> TupleOutcome:
+def _outcome(future, spec: TaskSpec, ctx: TupleContext, result) -> TupleOutcome:
     try:
-        return future.result()
+        return result(future)
     except Exception as exc:  # retries exhausted on a transient failure: record it, the batch goes on
         return record_failure(spec, ctx, exc)

@@ -29,6 +29,8 @@ def teacher_stage(params: SynthParams, run_id: str, out: Path, warehouse: Wareho
         "k": params.teacher_k,
         "max_steps": params.teacher_max_steps,
         "workers": min(params.workers, 2),  # a desktop takes most of a core while LibreOffice starts
+        "runner": params.runner,  # the teacher's rollouts run where the tuples did
+        "dask_address": params.dask_address,
         "out": str(out / "rollouts"),
         "judge_model": params.judge_model,
         "judge_api_base": params.api_base,

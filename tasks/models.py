@@ -235,6 +235,10 @@ class Provenance(BaseModel):
     git_rev: str = ""
 
 
+# Where per-tuple (per-episode) tasks run: threads of the flow process, or Dask worker processes.
+Runner = Literal["local", "dask"]
+
+
 class AgentParams(BaseModel):
     """How tuples are co-generated: backends, models, env, concurrency (shared by synth and retry)."""
 
@@ -243,6 +247,10 @@ class AgentParams(BaseModel):
     backend: str = Field(default="procedural", description="agent backend: procedural | llm")
     env: str = Field(default="local", description="env provider for co-generation")
     workers: int = Field(default=2, ge=1, le=64, description="tuples processed concurrently")
+    runner: Runner = Field(default="local", description="per-tuple tasks: local threads, or Dask workers")
+    dask_address: str | None = Field(
+        default=None, description="Dask scheduler (tcp://host:8786); none: a LocalCluster of `workers`"
+    )
     max_rounds: int = Field(default=MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
     out: str | None = Field(default=None, description="output dir for bundles (default ./output)")
     # LLM roles (backend `llm`, or a per-role backend below). Flags here beat CUAGYM_LLM_* env vars,
@@ -337,6 +345,10 @@ class RolloutParams(BaseModel):
     k: int = Field(default=1, ge=1, le=64, description="episodes per tuple")
     max_steps: int = Field(default=80, ge=1, le=500, description="model steps per episode")
     workers: int = Field(default=1, ge=1, le=16, description="desktops side by side")
+    runner: Runner = Field(default="local", description="episodes: local threads, or Dask workers")
+    dask_address: str | None = Field(
+        default=None, description="Dask scheduler (tcp://host:8786); none: a LocalCluster of `workers`"
+    )
     out: str | None = Field(default=None, description="dataset dir (default output/rollouts)")
     model: str | None = Field(default=None, description="litellm model of the llm policy")
     api_base: str | None = Field(default=None, description="OpenAI-compatible base URL (vLLM, SGLang)")

@@ -28,6 +28,7 @@ from tasks.llm_roles import (
 )
 from tasks.models import Provenance, SynthParams
 from tasks.mutation import MutationSettings
+from tasks.publish import local_output_dir
 from tasks.sample import select_families
 from tasks.synthesize import TupleContext
 from tasks.vote import build_critic
@@ -52,18 +53,21 @@ def git_revision() -> str:
 def run_id_for(params: SynthParams) -> str:
     """Same parameters (seed resolved), same run id: re-running a run resumes it."""
     defaults = {f for f in LLM_PARAM_FIELDS if getattr(params, f) == SynthParams.model_fields[f].default}
-    key = params.model_dump(mode="json", exclude={"workers", "out"} | defaults) | {
-        "seed": params.resolved_seed()
-    }
+    where = {"workers", "out", "runner", "dask_address"}  # where a run executes is not what it makes
+    key = params.model_dump(mode="json", exclude=where | defaults) | {"seed": params.resolved_seed()}
     return "run-" + hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def output_dir(params: SynthParams, settings: Settings) -> Path:
-    return Path(params.out).resolve() if params.out else settings.output_dir.resolve()
+    """Where bundles and the Parquet are written (the staging folder of an s3:// `--out`)."""
+    return local_output_dir(params.out, settings.output_dir, settings)
 
 
-def build_deps(params: SynthParams, settings: Settings, call_sink=None) -> CogenDeps:
-    """`call_sink` receives the LLM roles' call records (tasks.llm_roles.WarehouseCallSink)."""
+def build_deps(
+    params: SynthParams, settings: Settings, call_sink=None, *, hub_dir: Path | None = None
+) -> CogenDeps:
+    """`call_sink` receives the LLM roles' call records (tasks.llm_roles.WarehouseCallSink); `hub_dir`
+    holds the hub's sessions (default var/hub/synth; each Dask worker process has its own)."""
     from tasks.scan import scan_source
 
     if params.env != "local":
@@ -72,7 +76,7 @@ def build_deps(params: SynthParams, settings: Settings, call_sink=None) -> Cogen
         )
     backends = role_backends(params)
     check_models(params, settings)
-    hub = start_hub_if_needed(params, settings)
+    hub = start_hub_if_needed(params, settings, hub_dir)
     try:
         provider = LocalProvider(
             settings.work_dir,
@@ -109,14 +113,16 @@ def build_deps(params: SynthParams, settings: Settings, call_sink=None) -> Cogen
     )
 
 
-def start_hub_if_needed(params: SynthParams, settings: Settings) -> HubProcess | None:
+def start_hub_if_needed(
+    params: SynthParams, settings: Settings, hub_dir: Path | None = None
+) -> HubProcess | None:
     """A hub for the run when any family it may sample touches a web app (unix socket under /tmp:
     socket paths are limited to 108 bytes and var/ may be deep)."""
     families = select_families(load_families(settings.skills_dir), params.apps)
     if not any(app in WEB_APPS for family in families.values() for app in family.apps):
         return None
     socket_dir = Path(tempfile.mkdtemp(prefix="cuagym-hub-"))
-    return HubProcess(settings.var_dir / "hub" / "synth", socket_dir / "hub.sock").start()
+    return HubProcess(hub_dir or settings.var_dir / "hub" / "synth", socket_dir / "hub.sock").start()
 
 
 def build_context(params: SynthParams, settings: Settings, run_id: str, warehouse: Warehouse) -> TupleContext:

@@ -20,7 +20,8 @@ from infra.errors import TransientError
 from tasks.cogen import CogenDeps, cogenerate
 from tasks.export import write_bundle
 from tasks.models import FINISHED, Provenance, RejectReason, Round, TaskSpec, TupleOutcome, TupleStatus
-from tasks.skills import load_skill
+from tasks.skills import Skill, load_skill
+from warehouse.journal import WarehouseJournal
 from warehouse.store import Warehouse
 
 log = logging.getLogger(__name__)
@@ -82,18 +83,64 @@ def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) 
     """Run (or resume) one tuple; returns its outcome. Only TransientError escapes (for a retry).
 
     A finished tuple is read back, unless `again` (an operator's retry): then it gets a new attempt.
+    The three steps below run in one place here; the Dask runner runs the middle one on a worker.
     """
+    finished = resumed_outcome(spec, ctx, again=again)
+    if finished is not None:
+        return finished
+    job = start_attempt(spec, ctx)
+    return complete_tuple(cogenerate_tuple(job, ctx.deps, ctx.critic, ctx.warehouse), ctx)
+
+
+@dataclass
+class TupleJob:
+    """A started attempt: what co-generating it needs besides the deps (plain data, so it can travel
+    to a worker process)."""
+
+    spec: TaskSpec
+    skill: Skill
+    attempt: int
+
+
+@dataclass
+class TupleWork:
+    """What co-generating one attempt gave; `journal` holds its warehouse writes when they were made
+    away from the warehouse (on a worker) and still have to be replayed."""
+
+    spec: TaskSpec
+    status: TupleStatus
+    rounds: int
+    reject_reason: RejectReason | None
+    seconds: float
+    journal: WarehouseJournal | None = None
+
+
+def resumed_outcome(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) -> TupleOutcome | None:
+    """The outcome of a tuple the warehouse already holds as finished (its bundle re-written when this
+    run exports and it is missing); None when it has to be co-generated."""
     existing = ctx.warehouse.tuple_outcome(spec.id)
-    if not again and existing is not None and existing["status"] in [s.value for s in FINISHED]:
-        if ctx.export and _needs_bundle(existing, ctx.final_dir / spec.id):
-            # The run died before exporting it, or this run exports to another directory.
-            export_tuple(spec, ctx.warehouse, ctx.final_dir)
-            existing = ctx.warehouse.tuple_outcome(spec.id)
-        return _outcome_from_row(spec, existing)
-    start = time.monotonic()
+    if again or existing is None or existing["status"] not in [s.value for s in FINISHED]:
+        return None
+    if ctx.export and _needs_bundle(existing, ctx.final_dir / spec.id):
+        # The run died before exporting it, or this run exports to another directory.
+        export_tuple(spec, ctx.warehouse, ctx.final_dir)
+        existing = ctx.warehouse.tuple_outcome(spec.id)
+    return _outcome_from_row(spec, existing)
+
+
+def start_attempt(spec: TaskSpec, ctx: TupleContext) -> TupleJob:
+    """Open a new attempt in the warehouse (a cut-off earlier one keeps its rounds)."""
     skill = load_skill(ctx.skills_dir, spec.apps)
     provenance = ctx.provenance.model_copy(update={"skill_hashes": skill.hashes})
     attempt = ctx.warehouse.start_tuple(spec.id, ctx.run_id, provenance.model_dump())
+    return TupleJob(spec, skill, attempt)
+
+
+def cogenerate_tuple(job: TupleJob, deps: CogenDeps, critic, sink) -> TupleWork:
+    """Co-generate one attempt, recording each round, the votes and the final status to `sink` (the
+    Warehouse, or a WarehouseJournal on a worker). Only TransientError escapes (for a retry)."""
+    spec = job.spec
+    start = time.monotonic()
     rounds_done = 0
 
     def persist(rnd: Round) -> None:
@@ -101,22 +148,22 @@ def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) 
         findings = [f.model_dump() for f in rnd.review.findings]
         mutation = rnd.review.mutation
         mutants = [m.model_dump() for m in mutation.mutants] if mutation else []
-        ctx.warehouse.save_round(round_row(rnd), findings, mutants)
+        sink.save_round(round_row(rnd), findings, mutants)
         rounds_done = rnd.number
 
     try:
-        result = cogenerate(spec, skill, ctx.deps, attempt=attempt, on_round=persist)
+        result = cogenerate(spec, job.skill, deps, attempt=job.attempt, on_round=persist)
     except TransientError:
         raise  # the flow retries the tuple; a new attempt starts and old rounds stay
     except Exception as exc:  # a pipeline bug must not sink the batch: record it on the tuple
         log.exception("tuple %s failed inside the pipeline", spec.id)
-        return record_failure(spec, ctx, exc, rounds=rounds_done, seconds=time.monotonic() - start)
-    if result.status is TupleStatus.VERIFIED and ctx.critic is not None:
-        result.status, result.reject_reason = ctx.critic.review_tuple(
-            spec, result.rounds[-1], attempt, ctx.warehouse
-        )
+        seconds = time.monotonic() - start
+        _write_failure(sink, spec, exc, rounds=rounds_done, seconds=seconds)
+        return TupleWork(spec, TupleStatus.REJECTED, rounds_done, RejectReason.INTERNAL_ERROR, seconds)
+    if result.status is TupleStatus.VERIFIED and critic is not None:
+        result.status, result.reject_reason = critic.review_tuple(spec, result.rounds[-1], job.attempt, sink)
     seconds = round(time.monotonic() - start, 4)
-    ctx.warehouse.finish_tuple(
+    sink.finish_tuple(
         spec.id,
         status=result.status.value,
         rounds=len(result.rounds),
@@ -126,17 +173,25 @@ def synthesize_tuple(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) 
         error=None,
         seconds=seconds,
     )
+    return TupleWork(spec, result.status, len(result.rounds), result.reject_reason, seconds)
+
+
+def complete_tuple(work: TupleWork, ctx: TupleContext) -> TupleOutcome:
+    """Replay the attempt's journal (if any) into the warehouse, export the tuple if verified."""
+    if work.journal is not None:
+        work.journal.replay(ctx.warehouse)
+    spec = work.spec
     bundle = None
-    if result.status is TupleStatus.VERIFIED and ctx.export:
+    if work.status is TupleStatus.VERIFIED and ctx.export:
         bundle = export_tuple(spec, ctx.warehouse, ctx.final_dir)
     return TupleOutcome(
         task_id=spec.id,
         family=spec.family,
         apps=spec.apps,
-        status=TupleStatus.EXPORTED if bundle else result.status,
-        rounds=len(result.rounds),
-        reject_reason=result.reject_reason,
-        seconds=seconds,
+        status=TupleStatus.EXPORTED if bundle else work.status,
+        rounds=work.rounds,
+        reject_reason=work.reject_reason,
+        seconds=work.seconds,
         bundle=bundle,
     )
 
@@ -150,16 +205,7 @@ def record_failure(
     spec: TaskSpec, ctx: TupleContext, exc: BaseException, *, rounds: int = 0, seconds: float = 0.0
 ) -> TupleOutcome:
     """Mark a tuple the pipeline itself failed on as rejected (internal_error) with the traceback."""
-    ctx.warehouse.finish_tuple(
-        spec.id,
-        status=TupleStatus.REJECTED.value,
-        rounds=rounds,
-        reward_initial=None,
-        reward_golden=None,
-        reject_reason=RejectReason.INTERNAL_ERROR.value,
-        error="".join(traceback.format_exception(exc))[-4000:],
-        seconds=seconds,
-    )
+    _write_failure(ctx.warehouse, spec, exc, rounds=rounds, seconds=seconds)
     return TupleOutcome(
         task_id=spec.id,
         family=spec.family,
@@ -167,6 +213,19 @@ def record_failure(
         status=TupleStatus.REJECTED,
         rounds=rounds,
         reject_reason=RejectReason.INTERNAL_ERROR,
+        seconds=seconds,
+    )
+
+
+def _write_failure(sink, spec: TaskSpec, exc: BaseException, *, rounds: int, seconds: float) -> None:
+    sink.finish_tuple(
+        spec.id,
+        status=TupleStatus.REJECTED.value,
+        rounds=rounds,
+        reward_initial=None,
+        reward_golden=None,
+        reject_reason=RejectReason.INTERNAL_ERROR.value,
+        error="".join(traceback.format_exception(exc))[-4000:],
         seconds=seconds,
     )
 

@@ -1,5 +1,5 @@
 """The `cuagym` command line: argument parsing and output only. Every command calls a library
-function; one module per area (data, desktop, env, hub, report, rollout, synth, setup, train), sharing
+function; one module per area (data, desktop, env, hub, report, rollout, server, synth, setup, train), sharing
 flows/cli/console.py. `python -m flows.cli` and the `cuagym` console script are the same program."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from flows.cli.env import env
 from flows.cli.hub import hub
 from flows.cli.report import report
 from flows.cli.rollout import rollout
+from flows.cli.server import server
 from flows.cli.setup import setup
 from flows.cli.synth import retry, serve, synth
 from flows.cli.train import train
@@ -37,6 +38,7 @@ for command in (
     synth,
     retry,
     serve,
+    server,
     rollout,
     train,
     env,

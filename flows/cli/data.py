@@ -56,7 +56,10 @@ def sql(query: str, fmt: str, warehouse: Path | None) -> None:
 
 @click.command()
 @click.argument(
-    "bundles", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path)
+    "bundles",
+    nargs=-1,
+    required=True,
+    type=click.Path(file_okay=False),  # str: s3:// URLs too
 )
 @click.option(
     "--mutants",
@@ -66,17 +69,29 @@ def sql(query: str, fmt: str, warehouse: Path | None) -> None:
     help="Also run mutation testing with up to N partial-revert mutants (plus corruption mutants).",
 )
 @handle_errors
-def verify(bundles: tuple[Path, ...], mutants: int) -> None:
+def verify(bundles: tuple[str, ...], mutants: int) -> None:
     """Re-check BUNDLE dirs from their own files in fresh sandboxes.
 
     initial_setup.py alone must score 0.0; initial_setup.py then golden_patch.py must score 1.0;
     with --mutants N, no mutant of the golden state (part of the task undone, or damaged) may score
-    1.0. Exits 1 if any bundle fails.
+    1.0. Exits 1 if any bundle fails. An s3://bucket/prefix (of one bundle, or above several) is
+    downloaded to a temporary folder first, each file checked against the manifest it was published with.
 
     Example:
 
         cuagym verify output/final/* --mutants 8
+
+        cuagym verify s3://my-bucket/runs/final
     """
+    import tempfile
+
+    from tasks.publish import resolve_bundles
+
+    with tempfile.TemporaryDirectory(prefix="cuagym-verify-") as scratch:
+        _verify(resolve_bundles(list(bundles), Path(scratch)), mutants)
+
+
+def _verify(bundles: list[Path], mutants: int) -> None:
     from rich.progress import track
 
     from infra.settings import get_settings

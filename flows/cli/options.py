@@ -130,3 +130,21 @@ def warehouse_option(fn):
         default=None,
         help="DuckDB file (default var/warehouse.duckdb); its snapshot is what is read.",
     )(fn)
+
+
+def runner_options(fn):
+    """--runner / --dask-address: where the per-tuple (per-episode) tasks run."""
+    fn = click.option(
+        "--dask-address",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="With --runner dask: an existing Dask scheduler, e.g. tcp://scheduler:8786 "
+        "(default: a LocalCluster of --workers processes).",
+    )(fn)
+    return click.option(
+        "--runner",
+        type=click.Choice(["local", "dask"]),
+        default="local",
+        show_default=True,
+        help="local: threads of this process; dask: Dask worker processes, each with its own sandboxes.",
+    )(fn)

@@ -10,7 +10,8 @@ import click
 from rich.table import Table
 
 from flows.cli.console import console, handle_errors
-from flows.cli.synth import quiet_prefect_console, with_progress
+from flows.cli.options import runner_options
+from flows.cli.synth import print_published, quiet_prefect_console, with_progress
 
 
 @click.command()
@@ -37,9 +38,9 @@ from flows.cli.synth import quiet_prefect_console, with_progress
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),  # a str: Path() would fold the // of s3://
     default=None,
-    help="Dataset dir (default output/rollouts).",
+    help="Dataset dir, or s3://bucket/prefix (default output/rollouts).",
 )
 @click.option(
     "--model", default=None, help="litellm model of the llm policy, e.g. hosted_vllm/Qwen/Qwen3.5-9B."
@@ -54,6 +55,7 @@ from flows.cli.synth import quiet_prefect_console, with_progress
     "--judge-model", default=None, help="litellm model that rules on each final state (flags disagreements)."
 )
 @click.option("--judge-api-base", default=None, help="The judge's OpenAI-compatible base URL.")
+@runner_options
 @click.pass_context
 @handle_errors
 def rollout(
@@ -77,6 +79,8 @@ def rollout(
     max_tokens,
     judge_model,
     judge_api_base,
+    runner,
+    dask_address,
 ):
     """Roll out a policy on verified tuples in real desktops; write the trajectory dataset.
 
@@ -107,6 +111,8 @@ def rollout(
         k=k,
         max_steps=max_steps,
         workers=workers,
+        runner=runner,
+        dask_address=dask_address,
         out=str(out) if out else None,
         model=model,
         api_base=api_base,
@@ -116,8 +122,12 @@ def rollout(
         judge_model=judge_model,
         judge_api_base=judge_api_base,
     )
+    from tasks.publish import check_output
+
+    check_output(params.out)  # a wrong bucket or key fails now, not after the run
     summary = with_progress(lambda: rollout_flow(params), label="rollouts")
     print_rollout_summary(summary)
+    print_published(out)
     if any(o.error for o in summary.outcomes):
         console.print(
             "[bold red]error:[/] some episodes failed to run; their rows carry reward null and the error"

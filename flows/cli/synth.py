@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from flows.cli.console import console, handle_errors
-from flows.cli.options import llm_options, mutation_options, teacher_options
+from flows.cli.options import llm_options, mutation_options, runner_options, teacher_options
 
 
 class _ProgressHandler(logging.Handler):
@@ -52,9 +52,9 @@ def quiet_prefect_console(verbose: bool) -> None:
 @click.option("--max-rounds", default=5, show_default=True, help="Co-generation rounds per tuple.")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),  # a str: Path() would fold the // of s3://
     default=None,
-    help="Output dir for bundles and Parquet (default ./output).",
+    help="Output dir for bundles and Parquet, or s3://bucket/prefix (default ./output).",
 )
 @click.option("--no-export", is_flag=True, help="Verify only; write no bundles.")
 @click.option(
@@ -67,6 +67,7 @@ def quiet_prefect_console(verbose: bool) -> None:
 @click.option(
     "--max-batches", default=10, show_default=True, help="Upper bound on batches with --until-verified."
 )
+@runner_options
 @mutation_options
 @teacher_options
 @llm_options
@@ -78,6 +79,8 @@ def synth(
     apps,
     backend,
     workers,
+    runner,
+    dask_address,
     seed,
     max_rounds,
     out,
@@ -102,6 +105,8 @@ def synth(
 
         cuagym synth --count 20 --apps calc,writer --workers 2
 
+        cuagym synth --count 200 --runner dask --dask-address tcp://scheduler:8786 --workers 32
+
         cuagym synth --backend llm --model hosted_vllm/Qwen3-32B --api-base http://gpu:8000/v1
     """
     verbose = (ctx.find_root().params.get("verbose") or 0) > 0
@@ -114,6 +119,8 @@ def synth(
         apps=[a.strip() for a in apps.split(",") if a.strip()],
         backend=backend,
         workers=workers,
+        runner=runner,
+        dask_address=dask_address,
         seed=seed,
         max_rounds=max_rounds,
         out=str(out) if out else None,
@@ -128,8 +135,12 @@ def synth(
         teacher_max_steps=teacher_max_steps,
         **llm,
     )
+    from tasks.publish import check_output
+
+    check_output(params.out)  # a wrong bucket or key fails now, not after the run
     summary = with_progress(lambda: synthesis_flow(params))
     print_summary(summary)
+    print_published(out)
     exit_if_failed(summary)
 
 
@@ -229,6 +240,14 @@ def print_summary(summary) -> None:
     console.print(f"wall time: {summary.seconds:.1f} s")
 
 
+def print_published(out: str | None) -> None:
+    """For an s3:// --out: where the files went (what print_summary shows is the staging folder)."""
+    from infra.storage import MANIFEST, is_s3_url
+
+    if is_s3_url(out):
+        console.print(f"uploaded:  {out} ({MANIFEST} lists every object with its sha256)")
+
+
 def print_teacher(teacher) -> None:
     tuples = len(teacher.solved) + len(teacher.failed)
     line = (
@@ -251,11 +270,26 @@ def print_teacher(teacher) -> None:
 @click.option("--limit", default=100, show_default=True)
 @click.option("--backend", default="procedural", show_default=True)
 @click.option("--workers", default=2, show_default=True)
+@runner_options
 @mutation_options
 @llm_options
 @click.pass_context
 @handle_errors
-def retry(ctx, ids, status, reason, app, limit, backend, workers, mutants, corruption_mutants, **llm):
+def retry(
+    ctx,
+    ids,
+    status,
+    reason,
+    app,
+    limit,
+    backend,
+    workers,
+    runner,
+    dask_address,
+    mutants,
+    corruption_mutants,
+    **llm,
+):
     """Re-run finished tuples as new attempts (old attempts and reviews are kept).
 
     Example:
@@ -274,6 +308,8 @@ def retry(ctx, ids, status, reason, app, limit, backend, workers, mutants, corru
         limit=limit,
         backend=backend,
         workers=workers,
+        runner=runner,
+        dask_address=dask_address,
         mutants=mutants,
         corruption_mutants=corruption_mutants,
         **llm,

@@ -53,8 +53,8 @@ class RolloutContext:
     params: RolloutParams
     run_id: str
     provider: DesktopProvider
-    writer: TrajectoryWriter
-    warehouse: Warehouse
+    writer: TrajectoryWriter | None  # None where episodes are only played (a Dask worker)
+    warehouse: Warehouse | None
     families: dict[str, Family]
     llm_policy: object | None = None  # a factory () -> Policy for `--policy llm`
     judge: Callable[[TaskSpec, StateView, StateView], JudgeVerdict] | None = None  # (spec, initial, final)
@@ -77,7 +77,7 @@ class Judged:
 
 def rollout_run_id(params: RolloutParams) -> str:
     """Same parameters, same run id (a re-run resumes it)."""
-    key = params.model_dump(mode="json", exclude={"workers"})
+    key = params.model_dump(mode="json", exclude={"workers", "runner", "dask_address"})
     return "rollouts-" + hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -129,6 +129,24 @@ def pending(jobs: list[RolloutJob], ctx: RolloutContext) -> list[RolloutJob]:
 
 def run_rollout(job: RolloutJob, ctx: RolloutContext) -> RolloutOutcome:
     """One episode, recorded; never raises for what the desktop, the policy or the reward do."""
+    return record_rollout(play_rollout(job, ctx), ctx)
+
+
+@dataclass
+class Played:
+    """One episode as played, before it is recorded (plain data: it comes back from a Dask worker)."""
+
+    job: RolloutJob
+    trajectory: Trajectory
+    screenshots: dict[str, bytes]
+    overhead_s: float = 0.0
+    ruling: JudgeRuling = field(default_factory=JudgeRuling)
+    error: str | None = None  # why the episode failed (its trajectory then has no reward)
+
+
+def play_rollout(job: RolloutJob, ctx: RolloutContext) -> Played:
+    """Play one episode on a fresh desktop; uses the context's provider, policy and judge, never its
+    writer or warehouse (so a worker can play it)."""
     family = ctx.families.get(job.spec.family)
     policy = _policy(ctx, family)
     for attempt in (1, 2):
@@ -142,9 +160,24 @@ def run_rollout(job: RolloutJob, ctx: RolloutContext) -> RolloutOutcome:
         except (CuagymError, OSError) as exc:
             return _failed(job, ctx, policy, f"{type(exc).__name__}: {exc}")
     episode = judged.episode
-    ctx.writer.write(episode.trajectory, episode.screenshots)
-    _save(ctx, job, episode.trajectory, episode.timings.overhead_per_step_s, judged.ruling)
-    t = episode.trajectory
+    return Played(
+        job, episode.trajectory, episode.screenshots, episode.timings.overhead_per_step_s, judged.ruling
+    )
+
+
+def record_rollout(played: Played, ctx: RolloutContext) -> RolloutOutcome:
+    """Write a played episode to the dataset and the warehouse; its outcome."""
+    job, t = played.job, played.trajectory
+    ctx.writer.write(t, played.screenshots)
+    _save(ctx, job, t, played.overhead_s, played.ruling)
+    if played.error is not None:
+        return RolloutOutcome(
+            rollout_id=job.rollout_id,
+            tuple_id=job.spec.id,
+            family=job.spec.family,
+            reward=None,
+            error=played.error[:500],
+        )
     return RolloutOutcome(
         rollout_id=t.task_id,
         tuple_id=job.spec.id,
@@ -152,7 +185,7 @@ def run_rollout(job: RolloutJob, ctx: RolloutContext) -> RolloutOutcome:
         reward=t.reward,
         model_steps=len({s.model_step for s in t.steps}),
         seconds=t.seconds,
-        judge_disagree=judged.ruling.disagree,
+        judge_disagree=played.ruling.disagree,
     )
 
 
@@ -201,7 +234,7 @@ def _rule(ctx: RolloutContext, job: RolloutJob, episode: Episode, views: dict[st
     return JudgeRuling(success=verdict.success, reason=verdict.reason[:1000], disagree=disagree)
 
 
-def _failed(job: RolloutJob, ctx: RolloutContext, policy: Policy, why: str) -> RolloutOutcome:
+def _failed(job: RolloutJob, ctx: RolloutContext, policy: Policy, why: str) -> Played:
     log.warning("%s failed: %s", job.rollout_id, why)
     trajectory = Trajectory(
         task_id=job.rollout_id,
@@ -216,11 +249,7 @@ def _failed(job: RolloutJob, ctx: RolloutContext, policy: Policy, why: str) -> R
         coordinate_space=policy.space.value,
         reward_error=f"episode failed: {why}"[:1000],
     )
-    ctx.writer.write(trajectory, {})
-    _save(ctx, job, trajectory, 0.0)
-    return RolloutOutcome(
-        rollout_id=job.rollout_id, tuple_id=job.spec.id, family=job.spec.family, reward=None, error=why[:500]
-    )
+    return Played(job, trajectory, {}, error=why)
 
 
 def _save(
