@@ -7,7 +7,6 @@ counted, so re-running the same parameters resumes the run.
 
 from __future__ import annotations
 
-import tempfile
 import time
 from pathlib import Path
 
@@ -18,10 +17,7 @@ from prefect.futures import as_completed
 from flows.dask_runner import cluster_threads, dask_task_runner, wants_dask
 from flows.publish import publish_output_task, restore_output_task
 from flows.worker_tasks import play_episode_task
-from infra.desktop_venv import ensure_desktop_python
-from infra.envs.desktop import DesktopProvider
-from infra.envs.local import WEB_APPS, HubRoute
-from infra.hub.process import HubProcess
+from infra.envs.local import WEB_APPS
 from infra.settings import get_settings
 from infra.trajectories import TrajectoryWriter, read_trajectories
 from skills.kit import load_families
@@ -37,6 +33,7 @@ from tasks.rollout.batch import (
     rollout_run_id,
     run_rollout,
 )
+from tasks.rollout.desktops import rollout_provider, start_rollout_hub
 from tasks.rollout.factories import judge_factory, llm_factory
 from tasks.rollout.worker import EpisodeSetup, close_worker_players
 from warehouse.store import Warehouse
@@ -63,19 +60,10 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
     jobs, skipped = plan_jobs(params, warehouse, families)
     restore_output_task(params.out, dataset_dir(params))  # appended to, never replaced, on S3
     needs_hub = any(app in WEB_APPS for job in jobs for app in job.spec.apps)
-    hub = None
-    if needs_hub:  # a unix socket under /tmp: socket paths are limited to 108 bytes
-        hub = HubProcess(
-            settings.var_dir / "hub" / run_id, Path(tempfile.mkdtemp(prefix="cuagym-hub-")) / "hub.sock"
-        )
-        hub.start()
+    hub = start_rollout_hub(settings, run_id) if needs_hub else None
     writer = TrajectoryWriter(dataset_dir(params))
     try:
-        provider = DesktopProvider(
-            settings.work_dir / "desktops",
-            ensure_desktop_python(settings.desktop_venv_path),
-            hub=HubRoute(hub.uds, WEB_APPS) if hub else None,
-        )
+        provider = rollout_provider(settings, hub)
         ctx = RolloutContext(
             params,
             run_id,

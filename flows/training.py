@@ -14,7 +14,6 @@ checkpoint.
 from __future__ import annotations
 
 import logging
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,15 +23,14 @@ from pathlib import Path
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from infra.desktop_venv import ensure_desktop_python
 from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopProvider
-from infra.envs.local import WEB_APPS, HubRoute
+from infra.envs.local import WEB_APPS
 from infra.errors import ConfigError, CuagymError
-from infra.hub.process import HubProcess
 from infra.settings import get_settings
 from tasks.export import read_bundle
 from tasks.models import TaskSpec
+from tasks.rollout.desktops import rollout_provider, start_rollout_hub
 from tasks.rollout.runner import run_episode
 from training.config import GSPOConfig, SFTConfig, TrainingParams, TrainingSummary
 from training.gspo import Rollout, run_gspo
@@ -135,18 +133,9 @@ def desktop_provider(bundles: list[Path], run_id: str) -> Iterator[DesktopProvid
     """Desktops as the rollout flow makes them, with a hub of its own when a tuple is a web app."""
     settings = get_settings()
     needs_hub = any(app in WEB_APPS for b in bundles for app in read_bundle(b)[0].apps)
-    hub = None
-    if needs_hub:  # a unix socket under /tmp: socket paths are limited to 108 bytes
-        hub = HubProcess(
-            settings.var_dir / "hub" / run_id, Path(tempfile.mkdtemp(prefix="cuagym-hub-")) / "hub.sock"
-        )
-        hub.start()
+    hub = start_rollout_hub(settings, run_id) if needs_hub else None
     try:
-        yield DesktopProvider(
-            settings.work_dir / "desktops",
-            ensure_desktop_python(settings.desktop_venv_path),
-            hub=HubRoute(hub.uds, WEB_APPS) if hub else None,
-        )
+        yield rollout_provider(settings, hub)
     finally:
         if hub is not None:
             hub.stop()

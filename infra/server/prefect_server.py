@@ -36,20 +36,28 @@ def start_server(
 
 def wait_healthy(api_url: str, server: Daemon, *, timeout_s: float = 240.0) -> None:
     """Poll /api/health; the first start also runs the database migrations (~15 s on 2 cores)."""
+
+    def healthy(client: httpx.Client) -> bool:
+        try:
+            return client.get(f"{api_url}/health").status_code == 200
+        except httpx.HTTPError:
+            return False  # not listening yet
+
+    poll_until(
+        healthy, server, what="`prefect server start`", timeout_s=timeout_s,
+        late=f"the Prefect server did not answer {api_url}/health within {timeout_s:g} s",
+    )  # fmt: skip
+
+
+def poll_until(ready, daemon: Daemon, *, what: str, late: str, timeout_s: float) -> None:
+    """Call `ready(client)` every 0.5 s until it is true; `daemon` exiting first, or `timeout_s`
+    passing, is a PrefectServerError that points at its log."""
     deadline = time.monotonic() + timeout_s
     with httpx.Client(timeout=5.0) as client:
         while time.monotonic() < deadline:
-            if not server.running():
-                raise PrefectServerError(
-                    f"`prefect server start` exited:\n{server.log_tail()}", hint=f"see {server.log}"
-                )
-            try:
-                if client.get(f"{api_url}/health").status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass  # not listening yet
+            if not daemon.running():
+                raise PrefectServerError(f"{what} exited:\n{daemon.log_tail()}", hint=f"see {daemon.log}")
+            if ready(client):
+                return
             time.sleep(0.5)
-    raise PrefectServerError(
-        f"the Prefect server did not answer {api_url}/health within {timeout_s:g} s",
-        hint=f"see {server.log}",
-    )
+    raise PrefectServerError(late, hint=f"see {daemon.log}")

@@ -10,13 +10,12 @@ that is how flow runs find the checkout (`CUAGYM_CHECKOUT`, read by the pull ste
 from __future__ import annotations
 
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
 
 from infra.server.daemon import Daemon
-from infra.server.prefect_server import PrefectServerError, prefect_cli
+from infra.server.prefect_server import PrefectServerError, poll_until, prefect_cli
 
 
 def ensure_process_pool(api_url: str, pool: str, *, env: dict[str, str], cwd: Path) -> None:
@@ -38,20 +37,15 @@ def start_worker(pool: str, *, env: dict[str, str], cwd: Path, log: Path) -> Dae
 
 def wait_worker_ready(api_url: str, pool: str, worker: Daemon, *, timeout_s: float = 120.0) -> None:
     """A pool turns READY once a worker polls it: then runs created now will be picked up."""
-    deadline = time.monotonic() + timeout_s
-    with httpx.Client(timeout=5.0) as client:
-        while time.monotonic() < deadline:
-            if not worker.running():
-                raise PrefectServerError(
-                    f"`prefect worker start` exited:\n{worker.log_tail()}", hint=f"see {worker.log}"
-                )
-            reply = client.get(f"{api_url}/work_pools/{pool}")
-            if reply.status_code == 200 and reply.json().get("status") == "READY":
-                return
-            time.sleep(0.5)
-    raise PrefectServerError(
-        f"no worker polled the `{pool}` work pool within {timeout_s:g} s", hint=f"see {worker.log}"
-    )
+
+    def ready(client) -> bool:
+        reply = client.get(f"{api_url}/work_pools/{pool}")
+        return reply.status_code == 200 and reply.json().get("status") == "READY"
+
+    poll_until(
+        ready, worker, what="`prefect worker start`", timeout_s=timeout_s,
+        late=f"no worker polled the `{pool}` work pool within {timeout_s:g} s",
+    )  # fmt: skip
 
 
 def _cli(args: list[str], *, env: dict[str, str], cwd: Path, what: str) -> None:

@@ -10,20 +10,16 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
-import tempfile
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 
-from infra.desktop_venv import ensure_desktop_python
-from infra.envs.desktop import DesktopProvider
-from infra.envs.local import WEB_APPS, HubRoute
 from infra.hub.process import HubProcess
 from infra.settings import Settings
 from skills.kit import load_families
 from tasks.models import RolloutParams
 from tasks.per_thread import PerThread
 from tasks.rollout.batch import Played, RolloutContext, RolloutJob, play_rollout
+from tasks.rollout.desktops import rollout_provider, start_rollout_hub
 from tasks.rollout.factories import judge_factory, llm_factory
 
 
@@ -71,16 +67,11 @@ def play_on_worker(job: RolloutJob, setup: EpisodeSetup) -> Played:
 def _build(setup: EpisodeSetup) -> _Players:
     settings = setup.settings
     hub = None
-    if setup.needs_hub:  # a socket under /tmp (108-byte limit); a data dir per thread
+    if setup.needs_hub:  # a data dir per worker thread
         name = f"rollout-worker-{socket.gethostname()}-{os.getpid()}-{threading.get_ident()}"
-        sock = Path(tempfile.mkdtemp(prefix="cuagym-hub-")) / "hub.sock"
-        hub = HubProcess(settings.var_dir / "hub" / name, sock).start()
+        hub = start_rollout_hub(settings, name)
     try:
-        provider = DesktopProvider(
-            settings.work_dir / "desktops",
-            ensure_desktop_python(settings.desktop_venv_path),
-            hub=HubRoute(hub.uds, WEB_APPS) if hub else None,
-        )
+        provider = rollout_provider(settings, hub)
         ctx = RolloutContext(
             setup.params,
             setup.run_id,
