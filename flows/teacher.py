@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
+from flows.publish import restore_output_task
 from flows.rollout import rollout_flow
 from tasks.models import RolloutOutcome, RolloutParams, SynthParams, TeacherSummary
+from tasks.publish import output_child
 from warehouse.store import Warehouse
 
 SOLVED, FAILED, DISAGREE = "teacher_solved", "teacher_failed", "reward_judge_disagree"
@@ -35,6 +37,9 @@ def teacher_stage(params: SynthParams, run_id: str, out: Path, warehouse: Wareho
         "judge_model": params.judge_model,
         "judge_api_base": params.api_base,
     }
+    # the teacher dataset is appended to: on S3, start from what earlier runs published there (a new
+    # machine's staging folder is empty, and its shorter trajectories.jsonl would replace theirs)
+    restore_output_task(output_child(params.out, "rollouts"), out / "rollouts")
     scripted = rollout_flow(RolloutParams(policy="scripted", limit=params.teacher_limit, **common))
     outcomes = list(scripted.outcomes)
     untaught = [tuple_id for tuple_id, why in scripted.skipped if "no GUI teacher" in why]

@@ -27,6 +27,11 @@ def local_output_dir(out: str | None, default: Path, settings: Settings) -> Path
     return Path(out).resolve()
 
 
+def output_child(out: str | None, rel: str) -> str | None:
+    """The s3:// location of `rel` under an s3:// `out`; None for a local `out` (nothing to restore)."""
+    return str(S3Url.parse(out).child(rel)) if is_s3_url(out) else None
+
+
 def check_output(out: str | None) -> None:
     """Raise at once if an s3:// `out` cannot be written (no bucket, refused credentials, no server)."""
     if is_s3_url(out):

@@ -206,3 +206,24 @@ def test_nothing_published_and_bad_urls(bucket, tmp_path):
         with pytest.raises(ConfigError):
             S3Url.parse(bad)
     assert str(S3Url.parse("s3://my-bucket//a/b/")) == "s3://my-bucket/a/b"
+
+
+def test_a_teacher_dataset_on_s3_is_restored_before_it_is_appended_to(bucket, tmp_path):
+    """synth's teacher stage appends to `rollouts/` under its --out: on a machine whose staging
+    folder is empty, what earlier runs published there comes back first (tasks/publish.py)."""
+    from tasks.publish import output_child, publish_output, restore_output
+
+    out = f"s3://{bucket}/nightly"
+    first = tmp_path / "first"
+    (first / "rollouts").mkdir(parents=True)
+    (first / "rollouts" / "trajectories.jsonl").write_text('{"id": "r0"}\n')
+    (first / "tuples.parquet").write_bytes(b"PAR1")
+    publish_output(out, first)
+
+    assert output_child(None, "rollouts") is None and output_child("out", "rollouts") is None
+    assert output_child(out, "rollouts") == f"s3://{bucket}/nightly/rollouts"
+    fresh = tmp_path / "second" / "rollouts"
+    assert restore_output(output_child(out, "rollouts"), fresh) == 1
+    assert (fresh / "trajectories.jsonl").read_text() == '{"id": "r0"}\n'
+    assert not (fresh / "tuples.parquet").exists()  # only what lies under rollouts/
+    assert restore_output(output_child(out, "rollouts"), fresh) == 0  # a staging folder with files is kept
