@@ -29,10 +29,10 @@ from pathlib import Path
 # `python bench/gpu_training.py` puts bench/ first on sys.path, where bench/training.py would shadow
 # the `training` package
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: bench.training below
 
 import argparse
 import importlib.util
-import io
 import os
 import shutil
 import signal
@@ -43,7 +43,6 @@ import types
 from concurrent.futures import ThreadPoolExecutor
 
 import torch
-from PIL import Image
 from rich.console import Console
 from rich.table import Table
 from transformers import (
@@ -55,7 +54,7 @@ from transformers import (
     TrainerCallback,
 )
 
-from infra.trajectories import Trajectory, TrajectoryStep, TrajectoryWriter
+from bench.training import screenshot, write_trajectories  # the CPU bench's synthetic episodes
 from training.config import load_config
 from training.gspo import GSPOUpdate, Rollout
 from training.sft import encode_samples, load_policy, sft_trainer
@@ -99,39 +98,6 @@ def build_checkpoint(folder: Path) -> int:
     model.save_pretrained(folder)
     processor.save_pretrained(folder)
     return sum(p.numel() for p in model.parameters())
-
-
-def screenshot(n: int) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", SCREEN, (n * 37 % 256, 120, 200)).save(out, format="PNG")
-    return out.getvalue()
-
-
-def write_trajectories(out: Path, count: int, turns: int) -> Path:
-    """`count` successful episodes of `turns` clicks and a terminate, in the dataset format."""
-    with TrajectoryWriter(out) as writer:
-        for n in range(count):
-            rid = f"calc.gpu-{n:04d}__r0"
-            steps, shots = [], {}
-            for k in range(turns + 1):
-                member = f"{rid}/step_{k:03d}.png"
-                shots[member] = screenshot(n + k)
-                done = k == turns
-                args = {"action": "terminate", "status": "success"} if done else {
-                    "action": "left_click", "coordinate": [40 * k + 7, 25 * k + 3]}  # fmt: skip
-                steps.append(TrajectoryStep(
-                    step=k, model_step=k, screenshot=f"screenshots/step_{k:03d}.png", shard="", member=member,
-                    cursor_before=None if done else (0, 0), action=args["action"],
-                    coordinate_screen=None if done else tuple(args["coordinate"]), raw_action_args=args,
-                    assistant_raw="Done." if done else f"I click cell {k} of column B.",
-                ))  # fmt: skip
-            writer.write(
-                Trajectory(task_id=rid, instruction="Fill column B with the totals of each row.", reward=1.0,
-                           terminated=True, screen=SCREEN, model="scripted", steps=steps, policy="scripted",
-                           coordinate_space="screen"),
-                shots,
-            )  # fmt: skip
-    return out
 
 
 class StepClock(TrainerCallback):
