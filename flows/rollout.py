@@ -63,7 +63,7 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
     hub = start_rollout_hub(settings, run_id) if needs_hub else None
     writer = TrajectoryWriter(dataset_dir(params))
     try:
-        provider = rollout_provider(settings, hub)
+        provider = rollout_provider(settings, hub, params.env)
         ctx = RolloutContext(
             params,
             run_id,

@@ -345,6 +345,10 @@ class RolloutParams(BaseModel):
     k: int = Field(default=1, ge=1, le=64, description="episodes per tuple")
     max_steps: int = Field(default=80, ge=1, le=500, description="model steps per episode")
     workers: int = Field(default=1, ge=1, le=16, description="desktops side by side")
+    env: Literal["desktop", "docker"] = Field(
+        default="desktop",
+        description="desktops as bubblewrap sandboxes, or as containers of the desktop image",
+    )
     runner: Runner = Field(default="local", description="episodes: local threads, or Dask workers")
     dask_address: str | None = Field(
         default=None, description="Dask scheduler (tcp://host:8786); none: a LocalCluster of `workers`"

@@ -17,7 +17,15 @@ from infra.envs.desktop.sandbox import REQUIRED_PROGRAMS
 from infra.settings import PROJECT_ROOT, get_settings
 
 APT_LIST = PROJECT_ROOT / "infra" / "setup" / "apt-packages.txt"
-PROGRAMS = (*REQUIRED_PROGRAMS, "bwrap", "prlimit", "chromium", "xdg-open", "xterm", "nano")
+PROGRAMS = (
+    *REQUIRED_PROGRAMS,
+    *("bwrap", "prlimit", "chromium", "xdg-open", "xterm", "nano"),
+    *(
+        "dockerd",
+        "docker-init",
+        "debootstrap",
+    ),  # the docker provider and its image (tar, chroot, mount: essential)
+)
 # System modules the desktop guest imports, by interpreter: pyautogui (OSWorld's PythonController
 # imports it before every command) -> mouseinfo -> tkinter in the desktop venv; the accessibility tree
 # reader (infra/desktop_server/a11y.py) -> pyatspi and gi in Debian's own Python.
@@ -69,6 +77,16 @@ def owner(path: Path) -> str:
         out = subprocess.run(["dpkg", "-S", alias], capture_output=True, text=True)
     assert out.returncode == 0, f"{path} belongs to no Debian package: {out.stderr.strip()}"
     return out.stdout.split(":", 1)[0].split(",")[0].strip()
+
+
+def test_the_desktop_image_holds_what_a_desktop_on_this_machine_has():
+    """The `docker` provider's image and the `desktop` provider's host give the guest the same
+    packages: each one the image installs is one the install step installs here."""
+    from infra.images.rootfs import read_packages
+
+    image = set(read_packages())
+    assert {"libreoffice-calc", "chromium", "xvfb", "openbox", "xterm"} <= image
+    assert image <= listed_packages(), sorted(image - listed_packages())
 
 
 def test_the_install_step_reads_the_list():

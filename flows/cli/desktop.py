@@ -109,3 +109,23 @@ def serve(bundle: Path | None, port: int, width: int, height: int, no_accessibil
         console.print("stopping")
     finally:
         env.close()
+
+
+@desktop.command("image")
+@handle_errors
+def image() -> None:
+    """Build the `docker` provider's desktop image (debootstrap + `docker import` + a Dockerfile).
+
+    Debian's packages come from its mirror (CUAGYM_DEBIAN_MIRROR picks another); no registry is
+    used. Starts a local dockerd when no engine answers. Unchanged inputs are never rebuilt.
+
+    Example:
+
+        cuagym desktop image
+    """
+    from infra.envs.docker import docker_client, ensure_image
+
+    started = time.monotonic()
+    with console.status("building the desktop image (the first build downloads ~420 MB of packages)"):
+        tag = ensure_image(docker_client())
+    console.print(f"desktop image {tag} ready ({time.monotonic() - started:.0f} s)")

@@ -37,6 +37,14 @@ from flows.cli.synth import print_published, quiet_prefect_console, with_progres
     "--workers", default=1, show_default=True, type=click.IntRange(1, 16), help="Desktops side by side."
 )
 @click.option(
+    "--env",
+    "env_kind",
+    type=click.Choice(["desktop", "docker"]),
+    default="desktop",
+    show_default=True,
+    help="desktop: bubblewrap sandboxes over this machine's apps; docker: containers of the desktop image.",
+)
+@click.option(
     "--out",
     type=click.Path(file_okay=False),  # a str: Path() would fold the // of s3://
     default=None,
@@ -71,6 +79,7 @@ def rollout(
     k,
     max_steps,
     workers,
+    env_kind,
     out,
     model,
     api_base,
@@ -111,6 +120,7 @@ def rollout(
         k=k,
         max_steps=max_steps,
         workers=workers,
+        env=env_kind,
         runner=runner,
         dask_address=dask_address,
         out=str(out) if out else None,

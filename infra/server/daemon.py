@@ -39,14 +39,14 @@ class Daemon(BaseModel):
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        daemon = cls(name=name, pid=popen.pid, started=_start_ticks(popen.pid) or 0, log=log)
+        daemon = cls(name=name, pid=popen.pid, started=start_ticks(popen.pid) or 0, log=log)
         daemon._popen = popen
         return daemon
 
     def running(self) -> bool:
         if self._popen is not None:  # our own child: poll() also reaps it
             return self._popen.poll() is None
-        return _start_ticks(self.pid) == self.started
+        return start_ticks(self.pid) == self.started
 
     def stop(self, timeout_s: float = 20.0) -> None:
         """SIGINT (Ctrl-C) first: a worker sent SIGTERM along with its server was seen to keep running,
@@ -72,7 +72,7 @@ class Daemon(BaseModel):
             os.killpg(self.pid, sig)
 
 
-def _start_ticks(pid: int) -> int | None:
+def start_ticks(pid: int) -> int | None:
     """The process's start time, or None when it is gone or a zombie."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()

@@ -24,10 +24,15 @@ def start_rollout_hub(settings: Settings, name: str) -> HubProcess:
     ).start()
 
 
-def rollout_provider(settings: Settings, hub: HubProcess | None) -> DesktopProvider:
-    """Desktops for rollouts; with `hub`, web-app tuples open on its sessions."""
-    return DesktopProvider(
-        settings.work_dir / "desktops",
-        ensure_desktop_python(settings.desktop_venv_path),
-        hub=HubRoute(hub.uds, WEB_APPS) if hub else None,
-    )
+def rollout_provider(settings: Settings, hub: HubProcess | None, env: str = "desktop") -> DesktopProvider:
+    """Desktops for rollouts — bubblewrap sandboxes (`desktop`) or containers of the desktop image
+    (`docker`, built on first use); with `hub`, web-app tuples open on its sessions."""
+    route = HubRoute(hub.uds, WEB_APPS) if hub else None
+    python = ensure_desktop_python(settings.desktop_venv_path)
+    if env == "docker":
+        from infra.envs.docker import DockerProvider, docker_client, ensure_image
+
+        client = docker_client()
+        image = ensure_image(client, desktop_python=python)
+        return DockerProvider(settings.work_dir / "containers", image=image, client=client, hub=route)
+    return DesktopProvider(settings.work_dir / "desktops", python, hub=route)

@@ -71,7 +71,7 @@ def _build(setup: EpisodeSetup) -> _Players:
         name = f"rollout-worker-{socket.gethostname()}-{os.getpid()}-{threading.get_ident()}"
         hub = start_rollout_hub(settings, name)
     try:
-        provider = rollout_provider(settings, hub)
+        provider = rollout_provider(settings, hub, setup.params.env)
         ctx = RolloutContext(
             setup.params,
             setup.run_id,

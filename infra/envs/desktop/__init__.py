@@ -52,6 +52,7 @@ from infra.envs.desktop.sandbox import (
     DesktopConfig,
     DesktopMemory,
     DesktopSandbox,
+    GuestSession,
     check_programs,
     new_token,
 )
@@ -131,7 +132,7 @@ class DesktopEnv(Env):
         self._web_states: dict[str, dict[str, dict] | None] = {}  # snapshot ref -> hub state recorded with it
         self._snapshots = 0
         self._initial: Snapshot | None = None
-        self._sandbox: DesktopSandbox | None = None
+        self._sandbox: GuestSession | None = None
         self._client: DesktopClient | None = None
         self._forwarder: TcpForwarder | None = None
 
@@ -144,16 +145,7 @@ class DesktopEnv(Env):
             raise DesktopError(
                 f"desktop {self.id} is already running", hint="reset() it, or close() it first"
             )
-        self._sandbox = DesktopSandbox(
-            home=self.home,
-            python=self.provider.python,
-            scripts=self.scripts,
-            log_path=self.log_path,
-            config=self.provider.config,
-            token=self.token,
-            hub_socket=self.provider.hub.uds if self.web_apps and self.provider.hub else None,
-            env=self.hub_env(),
-        )
+        self._sandbox = self.provider.new_sandbox(self)
         self._sandbox.launch()
 
     def wait_ready(self) -> None:
@@ -352,7 +344,7 @@ class DesktopEnv(Env):
     def open_terminal(self, *, timeout_s: float = 60.0) -> str:
         """Show a terminal (xterm running bash at the home, maximised and focused); returns once it
         has painted, with its window title. What a files or VS Code task starts from here."""
-        if shutil.which(TERMINAL_COMMAND[0]) is None:
+        if not self.provider.has_program(TERMINAL_COMMAND[0]):
             raise DesktopError(
                 "xterm is not installed, so the desktop cannot show a terminal",
                 hint="run `make setup` (infra/setup/apt-packages.txt lists xterm)",
@@ -405,6 +397,10 @@ class DesktopEnv(Env):
         assert self.sid is not None
         return {"CUAGYM_HUB_URL": GUEST_HUB_URL, "CUAGYM_SID": self.sid}
 
+    def hub_socket(self) -> Path | None:
+        """The hub's socket, for a desktop with web apps (the guest's 127.0.0.1:8400 leads there)."""
+        return self.provider.hub.uds if self.web_apps and self.provider.hub else None
+
     def web_app_url(self, app: str) -> str:
         """The guest URL of one of this desktop's web apps, on its own hub session."""
         if app not in self.web_apps:
@@ -419,7 +415,7 @@ class DesktopEnv(Env):
         desktop's hub session; returns once the app has rendered its state and the screen has
         settled, with the browser window's title ("… - Team Chat - Chromium")."""
         url = self.web_app_url(app)
-        if not chromium_installed():
+        if not self.provider.has_program("chromium"):
             raise DesktopError(
                 "Chromium is not installed, so the desktop cannot show web apps",
                 hint="run `make setup` (infra/setup/apt-packages.txt lists chromium)",
@@ -530,14 +526,42 @@ class DesktopProvider(EnvProvider):
         keep: bool = False,
         hub: HubRoute | None = None,
     ) -> None:
-        self.root = root.resolve()
-        self.root.mkdir(parents=True, exist_ok=True)
+        self._configure(root, config=config, script_limits=script_limits, keep=keep, hub=hub)
         self.python = require_desktop_python(desktop_python)
         check_programs()
+
+    def _configure(
+        self,
+        root: Path,
+        *,
+        config: DesktopConfig | None,
+        script_limits: Limits | None,
+        keep: bool,
+        hub: HubRoute | None,
+    ) -> None:
+        self.root = root.resolve()
+        self.root.mkdir(parents=True, exist_ok=True)
         self.config = config or DesktopConfig()
         self.script_limits = script_limits or Limits()
         self.keep = keep
         self.hub = hub  # how desktops with web apps reach the hub (its socket, bound into each)
+
+    def new_sandbox(self, env: DesktopEnv) -> GuestSession:
+        """The (not yet launched) session that runs `env`'s desktop: here a bubblewrap sandbox."""
+        return DesktopSandbox(
+            home=env.home,
+            python=self.python,
+            scripts=env.scripts,
+            log_path=env.log_path,
+            config=self.config,
+            token=env.token,
+            hub_socket=env.hub_socket(),
+            env=env.hub_env(),
+        )
+
+    def has_program(self, name: str) -> bool:
+        """Whether a program exists inside this provider's desktops (here: on the host, bound in)."""
+        return chromium_installed() if name == "chromium" else shutil.which(name) is not None
 
     def _web_apps(self, task_id: str, apps: Sequence[str]) -> list[str]:
         wanted = [app for app in apps if app in WEB_APPS]

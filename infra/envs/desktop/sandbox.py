@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import BaseModel
 
@@ -93,6 +94,53 @@ def check_programs() -> None:
         )
 
 
+def server_argv(config: DesktopConfig, *, with_hub: bool) -> list[str]:
+    """The guest command of a desktop: the in-guest server (run from its bound or installed folder),
+    behind the hub route when the desktop has web apps. The same in a sandbox and in a container."""
+    boot = (
+        f"import runpy, sys; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); "
+        "runpy.run_module('desktop_server', run_name='__main__', alter_sys=True)"
+    )
+    argv = [
+        f"{GUEST_PYTHON}/bin/python3",
+        "-c",
+        boot,
+        "--socket",
+        f"{GUEST_RUN_DIR}/{SOCKET_NAME}",
+        "--width",
+        str(config.width),
+        "--height",
+        str(config.height),
+        "--start-timeout",
+        str(config.start_timeout_s),
+    ]
+    if not config.accessibility:
+        argv.append("--no-accessibility")
+    if with_hub:  # the forwarder is bound before the server starts, and ends with it
+        route = [argv[0], HUB_ROUTE, "--uds", GUEST_HUB_SOCKET, "--port", str(GUEST_HUB_PORT), "--"]
+        argv = route + argv
+    return argv
+
+
+class GuestSession(Protocol):
+    """What a DesktopEnv asks of the thing that runs its desktop (a bubblewrap sandbox here, a
+    container in infra/envs/docker): start it in two halves, reach its server's socket, stop it."""
+
+    socket_path: Path
+
+    def launch(self) -> None: ...
+
+    def wait_ready(self) -> dict: ...
+
+    def alive(self) -> bool: ...
+
+    def pids(self) -> list[int]: ...
+
+    def memory(self) -> DesktopMemory: ...
+
+    def stop(self) -> None: ...
+
+
 class DesktopSandbox:
     """One sandboxed desktop session. `launch()` forks it, `wait_ready()` hands it the token and waits
     for its ready line; `start()` does both. Launch several, then wait for each, to boot in parallel."""
@@ -145,30 +193,7 @@ class DesktopSandbox:
         return binds
 
     def _argv(self) -> list[str]:
-        c = self.config
-        boot = (
-            f"import runpy, sys; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); "
-            "runpy.run_module('desktop_server', run_name='__main__', alter_sys=True)"
-        )
-        argv = [
-            f"{GUEST_PYTHON}/bin/python3",
-            "-c",
-            boot,
-            "--socket",
-            f"{GUEST_RUN_DIR}/{SOCKET_NAME}",
-            "--width",
-            str(c.width),
-            "--height",
-            str(c.height),
-            "--start-timeout",
-            str(c.start_timeout_s),
-        ]
-        if not c.accessibility:
-            argv.append("--no-accessibility")
-        if self.hub_socket is not None:  # the forwarder is bound before the server starts, and ends with it
-            route = [argv[0], HUB_ROUTE, "--uds", GUEST_HUB_SOCKET, "--port", str(GUEST_HUB_PORT), "--"]
-            argv = route + argv
-        return argv
+        return server_argv(self.config, with_hub=self.hub_socket is not None)
 
     def launch(self) -> None:
         """Fork the sandbox (from the launcher thread); returns at once. Raises SandboxStartError."""
@@ -229,7 +254,7 @@ class DesktopSandbox:
         pss = rss = 0
         counted = 0
         for pid in self.pids():
-            fields = _smaps_rollup(pid)
+            fields = smaps_rollup(pid)
             if fields:
                 pss, rss, counted = pss + fields.get("Pss", 0), rss + fields.get("Rss", 0), counted + 1
         return DesktopMemory(
@@ -282,7 +307,7 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
-def _smaps_rollup(pid: int) -> dict[str, int]:
+def smaps_rollup(pid: int) -> dict[str, int]:
     """kB fields of /proc/<pid>/smaps_rollup ({} for a process that is gone or unreadable)."""
     try:
         lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
