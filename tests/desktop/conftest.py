@@ -33,6 +33,22 @@ def desktop_python() -> Path:
     return ensure_desktop_python(get_settings().desktop_venv_path)
 
 
+@pytest.fixture(scope="session")
+def docker_engine():
+    """The Docker engine (a local dockerd is started when none answers)."""
+    from infra.envs.docker import docker_client
+
+    return docker_client()
+
+
+@pytest.fixture(scope="session")
+def desktop_image(docker_engine, desktop_python: Path) -> str:
+    """The `docker` provider's image, built once (debootstrap on a fresh machine) under var/images."""
+    from infra.envs.docker import ensure_image
+
+    return ensure_image(docker_engine, desktop_python=desktop_python)
+
+
 @pytest.fixture
 def desktop_provider(tmp_path: Path, desktop_python: Path) -> DesktopProvider:
     return DesktopProvider(tmp_path / "desktops", desktop_python)

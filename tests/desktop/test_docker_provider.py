@@ -20,7 +20,7 @@ import pytest
 
 from infra.envs.base import EnvRole
 from infra.envs.desktop.sandbox import DesktopConfig
-from infra.envs.docker import DockerProvider, docker_client, ensure_image
+from infra.envs.docker import DockerProvider, ensure_image
 from infra.envs.docker.container import DESKTOP_LABEL, sweep_orphans
 from infra.sandbox import Limits
 from infra.settings import PROJECT_ROOT
@@ -37,16 +37,6 @@ from .test_osworld_controllers import (  # noqa: F401
 )
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="session")
-def docker_engine():
-    return docker_client()
-
-
-@pytest.fixture(scope="session")
-def desktop_image(docker_engine, desktop_python) -> str:
-    return ensure_image(docker_engine, desktop_python=desktop_python)
 
 
 @pytest.fixture

@@ -23,6 +23,8 @@ from tests.desktop.conftest import export_bundle, save_screenshot
 desktop = desktop_fixtures.desktop
 desktop_provider = desktop_fixtures.desktop_provider
 desktop_python = desktop_fixtures.desktop_python
+desktop_image = desktop_fixtures.desktop_image
+docker_engine = desktop_fixtures.docker_engine
 families = desktop_fixtures.families
 
 

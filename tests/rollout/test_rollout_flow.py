@@ -52,6 +52,37 @@ def test_rollouts_are_written_counted_and_resumed(
     assert len(list(read_trajectories(tmp_path / "dataset"))) == 4
 
 
+def test_rollouts_run_on_docker_containers_as_on_sandboxes(
+    prefect_harness,
+    isolated_settings,
+    families,
+    tmp_path,
+    desktop_python,
+    desktop_image,
+    docker_engine,
+    monkeypatch,
+):
+    """`--env docker`: the same flow, teachers and grading, each episode in a container of the
+    desktop image — a Calc tuple and a web tuple (its container reaches the flow's hub)."""
+    from infra.envs.docker.container import OWNER_LABEL, owner_label
+    from infra.settings import get_settings
+
+    monkeypatch.setenv("CUAGYM_DESKTOP_VENV", str(desktop_python))
+    get_settings.cache_clear()
+    bundles = [
+        str(export_bundle(families, family, 4, tmp_path / "final"))
+        for family in ("calc.padded_ids", "chat.thread_reply_react")
+    ]
+    params = RolloutParams(bundles=bundles, env="docker", out=str(tmp_path / "dataset"))
+    summary = rollout_flow(params)
+    assert len(summary.outcomes) == 2 and summary.solved == 2, summary.outcomes
+    records = list(read_trajectories(tmp_path / "dataset"))
+    assert sorted(r.reward for r in records) == [1.0, 1.0] and all(r.steps for r in records)
+    assert not isolated_settings.work_dir.joinpath("desktops").exists()  # no sandbox desktop was made
+    ours = docker_engine.containers.list(all=True, filters={"label": f"{OWNER_LABEL}={owner_label()}"})
+    assert ours == []  # every episode's container was removed
+
+
 def test_a_tuple_whose_family_has_no_teacher_is_skipped_with_the_reason(families, tmp_path):
     from tasks.rollout.batch import plan_jobs
 
