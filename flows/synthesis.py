@@ -26,6 +26,7 @@ from tasks.coverage import coverage, coverage_chart
 from tasks.models import RunSummary, SynthParams, TaskSpec, TupleOutcome, TupleStatus
 from tasks.plan import plan_batch
 from tasks.progress import emit_progress
+from tasks.publish import output_child
 from tasks.quality import CheckResult, check_warehouse
 from tasks.runtime import build_context, output_dir, run_id_for
 from tasks.synthesize import (
@@ -57,8 +58,11 @@ def synthesize_tuple_task(spec: TaskSpec, ctx: TupleContext, again: bool = False
 
 
 @task(name="export-dataset", cache_policy=NO_CACHE)
-def export_dataset_task(warehouse: Warehouse, target: Path) -> int:
-    return warehouse.export_parquet(target)
+def export_dataset_task(warehouse: Warehouse, target: Path, out: str | None = None) -> int:
+    """The tuples Parquet; under an s3:// `out`, its bundle paths name the published bundles."""
+    published = output_child(out, "final")
+    bundles_at = (str(target.parent / "final"), published) if published else None
+    return warehouse.export_parquet(target, bundles_at=bundles_at)
 
 
 @task(name="check-data", cache_policy=NO_CACHE)
@@ -117,7 +121,7 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
     teacher = (
         teacher_stage(params, run_id, output_dir(params, settings), warehouse) if params.export else None
     )
-    rows = export_dataset_task(warehouse, output_dir(params, settings) / "tuples.parquet")
+    rows = export_dataset_task(warehouse, output_dir(params, settings) / "tuples.parquet", params.out)
     checks = check_data_task(warehouse, run_id)
     warehouse.refresh_snapshot(force=True)
     chart = coverage_chart_task(

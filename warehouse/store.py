@@ -461,13 +461,21 @@ class Warehouse:
         rows = self._rows("training_run", {"run_id": run_id})
         return rows[0] | {"summary": json.loads(rows[0]["summary"] or "null")} if rows else None
 
-    def export_parquet(self, target: Path) -> int:
-        """Write every tuple (spec, status, final scripts) to `target` atomically; returns the row count."""
+    def export_parquet(self, target: Path, *, bundles_at: tuple[str, str] | None = None) -> int:
+        """Write every tuple (spec, status, final scripts) to `target` atomically; returns the row count.
+
+        `bundles_at=(local, published)`: bundle paths under the folder `local` are written as under
+        `published` instead (an s3:// output's staging folder and its URL), so the Parquet names
+        where the bundles are read from, not where this machine staged them."""
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.tmp")
         quoted = str(tmp).replace("'", "''")
+        query = sql("all_tuples_for_export")
+        if bundles_at is not None:  # COPY takes no parameters: the two literals are quoted here
+            local, published = (_literal(p.rstrip("/") + "/") for p in bundles_at)
+            query = sql("tuples_published_at").format(query=query, local=local, published=published)
         with self._connection() as con:
-            con.execute(f"COPY ({sql('all_tuples_for_export')}) TO '{quoted}' (FORMAT PARQUET)")
+            con.execute(f"COPY ({query}) TO '{quoted}' (FORMAT PARQUET)")
             count = con.execute(f"SELECT count(*) FROM read_parquet('{quoted}')").fetchone()[0]
         os.replace(tmp, target)
         return int(count)
@@ -485,3 +493,7 @@ class Warehouse:
             os.replace(tmp, self.snapshot_path)
             self._last_snapshot = time.monotonic()
             return self.snapshot_path
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -41,9 +41,10 @@ def test_synth_to_s3_resumes_reads_back_and_verifies(prefect_harness, isolated_s
     assert all(before[key] == 1 for key in bundle_keys)  # the run's second publish skipped them
 
     rows = connect_s3().execute(
-        f"SELECT task_id, status FROM read_parquet('{out}/tuples.parquet') ORDER BY task_id"
+        f"SELECT task_id, status, bundle_path FROM read_parquet('{out}/tuples.parquet') ORDER BY task_id"
     )
-    assert rows.fetchall() == [(i, "exported") for i in ids]
+    # the Parquet names where the bundles were published, not this machine's staging folder
+    assert rows.fetchall() == [(i, "exported", f"{out}/final/{i}") for i in ids]
 
     again = CliRunner().invoke(main, [*SYNTH, "--out", out])
     assert again.exit_code == 0, again.output
