@@ -49,6 +49,7 @@ class Operator:
         self.api = httpx.Client(base_url=state.api_url, timeout=30.0)
         self.settings = settings
         self.worker_log = state.worker.log
+        self.stopped = False  # set by the test that stops the server itself
 
     def deployment(self, name: str) -> dict:
         reply = self.api.post("/deployments/filter", json={"deployments": {"name": {"any_": [name]}}})
@@ -121,20 +122,41 @@ def operator(guest_python, tmp_path_factory):
     }
     stack = OperatorServer(base / "server", port=_free_port(), postgres_dir=postgres_dir, env=env)
     state = stack.start()
+    operator = Operator(stack, state, settings)
     try:
-        yield Operator(stack, state, settings)
+        yield operator
     finally:
-        # as an operator stops it: another process, working from the pids in server.json
-        stop = subprocess.run(
-            [CUAGYM, "server", "stop", "--state-dir", str(base / "server")], capture_output=True, text=True
-        )
+        stop = None if operator.stopped else stop_server(base / "server")
         leftovers = [d.name for d in (state.server, state.worker) if d.running()]
         postgres_up = PostgresCluster(postgres_dir, port=state.postgres_port).running()
         for daemon in (state.server, state.worker):
             daemon.stop()  # only does something if `server stop` failed
         shutil.rmtree(postgres_dir, ignore_errors=True)
-        assert stop.returncode == 0 and "stopped" in stop.stderr, stop.stderr
+        if stop is not None:
+            assert stop.returncode == 0 and "stopped" in stop.stderr, stop.stderr
         assert not leftovers and not postgres_up, (leftovers, postgres_up)
+
+
+def stop_server(state_dir: Path) -> subprocess.CompletedProcess:
+    """As an operator stops it: another process, working from the pids in server.json."""
+    return subprocess.run(
+        [CUAGYM, "server", "stop", "--state-dir", str(state_dir)], capture_output=True, text=True
+    )
+
+
+def flow_run_processes(flow_run_id: str) -> list[int]:
+    """Pids of the processes a flow run consists of (the engine and what it started), found by the
+    flow-run id the worker puts in their environment."""
+    marker = f"PREFECT__FLOW_RUN_ID={flow_run_id}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "environ").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
 
 
 @pytest.fixture
@@ -273,3 +295,42 @@ def test_a_cluster_folder_the_postgres_user_cannot_reach_is_refused(tmp_path):
     with pytest.raises(PostgresError, match="cannot reach") as raised:
         PostgresCluster(tmp_path / "postgres", port=_free_port()).ensure_initialised()
     assert "--state-dir" in raised.value.hint
+
+
+def test_stopping_the_server_mid_run_ends_the_flow_runs_processes(operator):
+    """`cuagym server stop` while a long nightly run is in flight: the run's processes (the worker's
+    subprocess and whatever it started) end with the worker, none is left running. Last in the
+    module: it stops the module's server."""
+    nightly = operator.deployment("nightly-synthesis")
+    long = {"count": 200, "seed": 21, "workers": 1, "teacher_k": 0, "mutants": 0, "corruption_mutants": 0}
+    reply = operator.api.post(
+        f"/deployments/{nightly['id']}/create_flow_run",
+        json={"parameters": {"params": {**nightly["parameters"]["params"], **long}}},
+    )
+    reply.raise_for_status()
+    run_id = reply.json()["id"]
+    deadline = time.monotonic() + 180
+    while (
+        not (pids := flow_run_processes(run_id))
+        or operator.api.get(f"/flow_runs/{run_id}").json()["state_type"] != "RUNNING"
+    ):
+        assert time.monotonic() < deadline, "the long run never started"
+        time.sleep(0.5)
+    time.sleep(3)  # well into its tuples
+    operator.stopped = True
+    stop = stop_server(operator.stack.state_dir)
+    assert stop.returncode == 0 and "stopped" in stop.stderr, stop.stderr
+    deadline = time.monotonic() + 30
+    while (
+        alive := [pid for pid in pids if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
+    ) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert alive == [], f"flow-run processes outlived `cuagym server stop`: {alive}"
+    assert flow_run_processes(run_id) == []
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
