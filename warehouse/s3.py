@@ -1,40 +1,20 @@
 """DuckDB on Parquet in object storage: a connection that reads `s3://…` (analysts' queries of the
 published tuples.parquet).
 
-The httpfs extension comes from the `duckdb-ext-httpfs` wheel (nothing is downloaded at run time),
-which is built for one DuckDB version: pyproject.toml pins duckdb to it. The endpoint and credentials
+The httpfs extension comes from the `duckdb-ext-httpfs` wheel (warehouse/extensions.py: nothing is
+downloaded at run time), which is built for one DuckDB version: pyproject.toml pins duckdb to it. The endpoint and credentials
 are the AWS_* variables boto3 reads (infra/storage.py), so both see the same server.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import duckdb
 
-from infra.errors import ConfigError, WarehouseError
-
-EXTENSION = "httpfs"
-
-
-def httpfs_path(con: duckdb.DuckDBPyConnection) -> Path:
-    """The httpfs extension file for this DuckDB version and platform, from the duckdb-ext-httpfs wheel."""
-    spec = importlib.util.find_spec("duckdb_ext")
-    roots = list(spec.submodule_search_locations) if spec and spec.submodule_search_locations else []
-    platform = con.execute("PRAGMA platform").fetchone()[0]
-    version = duckdb.__version__
-    for root in roots:
-        path = Path(root) / "extensions" / f"v{version}" / platform / f"{EXTENSION}.duckdb_extension"
-        if path.is_file():
-            return path
-    raise WarehouseError(
-        f"no httpfs extension for DuckDB {version} on {platform} (looked in {roots or 'no duckdb_ext package'})",
-        hint=f"install the matching wheel: pip install 'duckdb-ext-httpfs=={version}.*' "
-        "(or pin duckdb to the version duckdb-ext-httpfs is built for)",
-    )
+from infra.errors import ConfigError
+from warehouse.extensions import load_extensions
 
 
 def s3_secret_options(environ: os._Environ | dict[str, str] = os.environ) -> dict[str, str]:
@@ -79,8 +59,13 @@ def connect_s3(environ: os._Environ | dict[str, str] = os.environ) -> duckdb.Duc
         con.sql("SELECT status, count(*) FROM read_parquet('s3://my-bucket/runs/tuples.parquet') GROUP BY ALL")
     """
     con = duckdb.connect()
-    con.execute("SET autoinstall_known_extensions = false")  # no network: never fetch an extension
-    con.execute(f"LOAD {_literal(str(httpfs_path(con)))}")
+    load_extensions(con, "httpfs")
+    add_s3_secret(con, environ)
+    return con
+
+
+def add_s3_secret(con: duckdb.DuckDBPyConnection, environ: os._Environ | dict[str, str] = os.environ) -> None:
+    """An S3 secret on `con` for the endpoint and credentials of the AWS_* variables."""
     options = s3_secret_options(environ)
     # CREATE SECRET takes no bound parameters: values are quoted literals (booleans bare).
     body = ", ".join(
@@ -88,4 +73,3 @@ def connect_s3(environ: os._Environ | dict[str, str] = os.environ) -> duckdb.Duc
         for name, value in options.items()
     )
     con.execute(f"CREATE SECRET cuagym_s3 ({body})")
-    return con

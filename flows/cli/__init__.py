@@ -1,5 +1,5 @@
 """The `cuagym` command line: argument parsing and output only. Every command calls a library
-function; one module per area (data, desktop, env, hub, report, rollout, server, synth, setup, train), sharing
+function; one module per area (data, desktop, env, hub, report, rollout, server, synth, setup, train, vm), sharing
 flows/cli/console.py. `python -m flows.cli` and the `cuagym` console script are the same program."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 
 from flows.cli.console import configure_logging
-from flows.cli.data import export, scan, sql, verify
+from flows.cli.data import export, lake_sync, scan, sql, verify
 from flows.cli.desktop import desktop
 from flows.cli.env import env
 from flows.cli.hub import hub
@@ -17,6 +17,7 @@ from flows.cli.server import server
 from flows.cli.setup import setup
 from flows.cli.synth import retry, serve, synth
 from flows.cli.train import train
+from flows.cli.vm import vm
 from infra.library_env import apply_library_defaults
 
 
@@ -47,7 +48,9 @@ for command in (
     verify,
     scan,
     export,
+    lake_sync,
     report,
     desktop,
+    vm,
 ):
     main.add_command(command)

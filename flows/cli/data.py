@@ -1,4 +1,5 @@
-"""`cuagym sql | verify | scan | export`: look at, re-check and re-export what the factory made."""
+"""`cuagym sql | verify | scan | export | lake-sync`: look at, re-check, re-export and share what the
+factory made."""
 
 from __future__ import annotations
 
@@ -183,4 +184,49 @@ def export(out: Path | None) -> None:
     table.add_column("where")
     table.add_row("bundles", str(len(bundles)), str(target / "final"))
     table.add_row("parquet rows", str(rows), str(target / "tuples.parquet"))
+    console.print(table)
+
+
+@click.command("lake-sync")
+@click.option(
+    "--catalog",
+    envvar="CUAGYM_LAKE_CATALOG",
+    required=True,
+    help="The lake's catalog: postgresql://user:password@host:port/db, or a path ending in .ducklake "
+    "(env CUAGYM_LAKE_CATALOG).",
+)
+@click.option(
+    "--data",
+    "data_path",
+    envvar="CUAGYM_LAKE_DATA",
+    required=True,
+    help="Where its Parquet goes: s3://bucket/prefix or a folder (env CUAGYM_LAKE_DATA).",
+)
+@warehouse_option
+@handle_errors
+def lake_sync(catalog: str, data_path: str, warehouse: Path | None) -> None:
+    """Copy what is new or changed in this machine's warehouse into a shared DuckLake, in one commit.
+
+    Many machines may sync into the same lake at once (a PostgreSQL catalog takes their commits in
+    turn); re-running sends nothing that is already there.
+
+    Example:
+
+        cuagym lake-sync --catalog postgresql://lake:secret@db:5432/lake --data s3://cuagym-lake/warehouse
+    """
+    import time
+
+    from infra.settings import get_settings
+    from warehouse.lake import LakeConfig, sync_to_lake
+
+    started = time.monotonic()
+    with console.status("syncing the warehouse into the lake"):
+        synced = sync_to_lake(warehouse or get_settings().warehouse_path, LakeConfig(catalog, data_path))
+    table = Table(title=f"lake sync: {data_path} ({time.monotonic() - started:.1f} s)")
+    for column in ("table", "rows written", "older versions replaced"):
+        table.add_column(column, justify="left" if column == "table" else "right")
+    for row in synced:
+        if row.written:
+            table.add_row(row.table, str(row.written), str(row.replaced))
+    table.add_row("all tables", str(sum(r.written for r in synced)), str(sum(r.replaced for r in synced)))
     console.print(table)
