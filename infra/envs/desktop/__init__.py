@@ -548,16 +548,19 @@ class DesktopProvider(EnvProvider):
 
     def new_sandbox(self, env: DesktopEnv) -> GuestSession:
         """The (not yet launched) session that runs `env`'s desktop: here a bubblewrap sandbox."""
-        return DesktopSandbox(
-            home=env.home,
-            python=self.python,
-            scripts=env.scripts,
-            log_path=env.log_path,
-            config=self.config,
-            token=env.token,
-            hub_socket=env.hub_socket(),
-            env=env.hub_env(),
-        )
+        return DesktopSandbox(python=self.python, **self.session_args(env))
+
+    def session_args(self, env: DesktopEnv) -> dict:
+        """What every kind of session of `env` is made from: its folders, token, hub route and limits."""
+        return {
+            "home": env.home,
+            "scripts": env.scripts,
+            "log_path": env.log_path,
+            "config": self.config,
+            "token": env.token,
+            "hub_socket": env.hub_socket(),
+            "env": env.hub_env(),
+        }
 
     def has_program(self, name: str) -> bool:
         """Whether a program exists inside this provider's desktops (here: on the host, bound in)."""

@@ -122,6 +122,26 @@ def server_argv(config: DesktopConfig, *, with_hub: bool) -> list[str]:
     return argv
 
 
+def read_ready_line(line: bytes, *, hint: str) -> dict:
+    """The in-guest server's ready line as a dict; DesktopStartError when it reports a failure."""
+    info = json.loads(line or b"{}")
+    if not info.get("ready"):
+        raise DesktopStartError(f"the desktop failed to start: {info.get('error', line[:500])}", hint=hint)
+    return info
+
+
+def memory_of(pids: list[int], *, cgroup_mb: float | None) -> DesktopMemory:
+    """PSS and RSS summed over `pids` (from /proc/<pid>/smaps_rollup; gone processes count nothing)."""
+    pss = rss = counted = 0
+    for pid in pids:
+        fields = smaps_rollup(pid)
+        if fields:
+            pss, rss, counted = pss + fields.get("Pss", 0), rss + fields.get("Rss", 0), counted + 1
+    return DesktopMemory(
+        pss_mb=round(pss / 1024, 1), rss_mb=round(rss / 1024, 1), processes=counted, cgroup_mb=cgroup_mb
+    )
+
+
 class GuestSession(Protocol):
     """What a DesktopEnv asks of the thing that runs its desktop (a bubblewrap sandbox here, a
     container in infra/envs/docker): start it in two halves, reach its server's socket, stop it."""
@@ -223,15 +243,14 @@ class DesktopSandbox:
                 f"the desktop did not come up: {exc}; its log ends with:\n{tail}",
                 hint=f"check that Xvfb and openbox run on this machine; log at {self.log_path}",
             ) from None
-        info = json.loads(line or b"{}")
-        if not info.get("ready"):
-            self.stop()
-            raise DesktopStartError(
-                f"the desktop failed to start: {info.get('error', line[:500])}",
-                hint=f"see {self.log_path}; `make setup` installs what a desktop needs",
+        try:
+            self.ready_info = read_ready_line(
+                line, hint=f"see {self.log_path}; `make setup` installs what a desktop needs"
             )
-        self.ready_info = info
-        return info
+        except DesktopStartError:
+            self.stop()
+            raise
+        return self.ready_info
 
     def start(self) -> dict:
         self.launch()
@@ -250,19 +269,7 @@ class DesktopSandbox:
     def memory(self) -> DesktopMemory:
         """PSS/RSS summed over the desktop's processes (read from /proc), and its cgroup's charge."""
         assert self.process is not None
-        caps = self.process.cmd.caps
-        pss = rss = 0
-        counted = 0
-        for pid in self.pids():
-            fields = smaps_rollup(pid)
-            if fields:
-                pss, rss, counted = pss + fields.get("Pss", 0), rss + fields.get("Rss", 0), counted + 1
-        return DesktopMemory(
-            pss_mb=round(pss / 1024, 1),
-            rss_mb=round(rss / 1024, 1),
-            processes=counted,
-            cgroup_mb=_cgroup_usage_mb(caps),
-        )
+        return memory_of(self.pids(), cgroup_mb=_cgroup_usage_mb(self.process.cmd.caps))
 
     def stop(self) -> None:
         """End the session (closing stdin makes the server exit; stragglers are killed). Idempotent."""

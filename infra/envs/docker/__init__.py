@@ -59,18 +59,8 @@ class DockerProvider(DesktopProvider):
         sweep_orphans(self.client)
 
     def new_sandbox(self, env: DesktopEnv) -> GuestSession:
-        return ContainerSession(
-            client=self.client,
-            image=self.image,
-            home=env.home,
-            scripts=env.scripts,
-            log_path=env.log_path,
-            config=self.config,
-            token=env.token,
-            hub_socket=env.hub_socket(),
-            env=env.hub_env(),
-            labels={"org.cuagym.task": env.task_id, "org.cuagym.env": env.id, OWNER_LABEL: self.owner},
-        )
+        labels = {"org.cuagym.task": env.task_id, "org.cuagym.env": env.id, OWNER_LABEL: self.owner}
+        return ContainerSession(client=self.client, image=self.image, labels=labels, **self.session_args(env))
 
     def has_program(self, name: str) -> bool:
         """The image holds the whole desktop (infra/images/desktop-packages.txt)."""

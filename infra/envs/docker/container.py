@@ -13,7 +13,6 @@ throws the old one away with everything it changed outside the home.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import shutil
@@ -30,9 +29,10 @@ from infra.envs.desktop.sandbox import (
     SOCKET_NAME,
     DesktopConfig,
     DesktopMemory,
+    memory_of,
     new_token,
+    read_ready_line,
     server_argv,
-    smaps_rollup,
 )
 from infra.errors import DesktopStartError
 from infra.sandbox import GUEST_HOME, GUEST_UID
@@ -165,15 +165,12 @@ class ContainerSession:
                 f"the desktop container did not come up: {exc}; its log ends with:\n{tail}",
                 hint=f"check the image (`cuagym desktop image`); log at {self.log_path}",
             ) from None
-        info = json.loads(line or b"{}")
-        if not info.get("ready"):
+        try:
+            self.ready_info = read_ready_line(line, hint=f"see {self.log_path}")
+        except DesktopStartError:
             self.stop()
-            raise DesktopStartError(
-                f"the desktop container failed to start: {info.get('error', line[:500])}",
-                hint=f"see {self.log_path}",
-            )
-        self.ready_info = info
-        return info
+            raise
+        return self.ready_info
 
     def start(self) -> dict:
         self.launch()
@@ -197,17 +194,7 @@ class ContainerSession:
 
     def memory(self) -> DesktopMemory:
         """PSS/RSS summed over the container's processes (as for a sandbox) and its cgroup's charge."""
-        pss = rss = counted = 0
-        for pid in self.pids():
-            fields = smaps_rollup(pid)
-            if fields:
-                pss, rss, counted = pss + fields.get("Pss", 0), rss + fields.get("Rss", 0), counted + 1
-        return DesktopMemory(
-            pss_mb=round(pss / 1024, 1),
-            rss_mb=round(rss / 1024, 1),
-            processes=counted,
-            cgroup_mb=self._cgroup_mb(),
-        )
+        return memory_of(self.pids(), cgroup_mb=self._cgroup_mb())
 
     def _cgroup_mb(self) -> float | None:
         assert self.container is not None
