@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cuagym-installed
 
-.PHONY: setup system demo test lint bench clean-var fresh-check server server-stop
+.PHONY: setup system demo test lint bench clean-var fresh-check server server-stop vm-image test-vm
 
 setup: system $(STAMP) guest
 
@@ -14,7 +14,7 @@ system:
 $(STAMP): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,train]"
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,train,vm]"
 	@touch $(STAMP)
 
 guest: $(STAMP)
@@ -27,6 +27,15 @@ demo: setup
 test: setup
 	@$(VENV)/bin/ruff check .
 	@$(PY) -m pytest -q
+
+# The libvirt provider (README: "VM guests (libvirt)"): its guest image (as root; minutes the first
+# time, cached under var/images), and its tests alone (they also run in `make test` where root and
+# libvirtd's packages are there; libvirtd is started for the run when none is up).
+vm-image: setup
+	@$(VENV)/bin/cuagym vm image
+
+test-vm: vm-image
+	@$(PY) -m pytest -q tests/vm
 
 lint: $(STAMP)
 	@$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .

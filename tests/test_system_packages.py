@@ -25,6 +25,8 @@ PROGRAMS = (
         "docker-init",
         "debootstrap",
     ),  # the docker provider and its image (tar, chroot, mount: essential)
+    # the libvirt provider: its daemons, QEMU, and the tools that make its disks (tests read them with debugfs)
+    *("libvirtd", "virtlogd", "qemu-system-x86_64", "qemu-img", "mkfs.ext4", "debugfs"),
 )
 # System modules the desktop guest imports, by interpreter: pyautogui (OSWorld's PythonController
 # imports it before every command) -> mouseinfo -> tkinter in the desktop venv; the accessibility tree

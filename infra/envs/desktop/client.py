@@ -1,4 +1,5 @@
-"""The host's client of one desktop's in-guest server, over its Unix socket (no TCP, no forwarder).
+"""The host's client of one desktop's in-guest server, over its Unix socket (no TCP, no forwarder) or,
+for a VM whose server QEMU forwards to a loopback port (the `libvirt` provider), over TCP.
 
 Every call has a timeout; every failure raises: `DesktopServerError` (status and body of the HTTP
 error) when the server answered with one, `DesktopError` when it could not be reached. A command
@@ -35,16 +36,35 @@ class CommandTimeout(DesktopError):
 
 
 class DesktopClient:
-    """Typed calls to the OSWorld routes. Thread-safe (httpx.Client is)."""
+    """Typed calls to the OSWorld routes. Thread-safe (httpx.Client is).
 
-    def __init__(self, socket_path: Path, token: str, *, timeout_s: float = 60.0) -> None:
+    `DesktopClient(socket_path, token)` speaks over a Unix socket; `DesktopClient.over_tcp(host, port,
+    token)` over TCP (proxy variables ignored: the server is always on this machine's loopback)."""
+
+    def __init__(
+        self,
+        socket_path: Path | None,
+        token: str,
+        *,
+        timeout_s: float = 60.0,
+        tcp: tuple[str, int] | None = None,
+    ) -> None:
+        if (socket_path is None) == (tcp is None):
+            raise ValueError("give exactly one of socket_path and tcp")
         self.socket_path = socket_path
+        self.tcp = tcp
+        self.address = str(socket_path) if tcp is None else f"{tcp[0]}:{tcp[1]}"
         self._http = httpx.Client(
-            transport=httpx.HTTPTransport(uds=str(socket_path)),
-            base_url="http://desktop",
+            transport=httpx.HTTPTransport(uds=str(socket_path)) if tcp is None else httpx.HTTPTransport(),
+            base_url="http://desktop" if tcp is None else f"http://{tcp[0]}:{tcp[1]}",
             headers={"Authorization": f"Bearer {token}"},
             timeout=timeout_s,
+            trust_env=False,
         )
+
+    @classmethod
+    def over_tcp(cls, host: str, port: int, token: str, *, timeout_s: float = 60.0) -> DesktopClient:
+        return cls(None, token, timeout_s=timeout_s, tcp=(host, port))
 
     def _call(
         self, method: str, path: str, *, timeout_s: float | None = None, **kwargs: Any
@@ -60,7 +80,7 @@ class DesktopClient:
             ) from None
         except httpx.TransportError as exc:
             raise DesktopError(
-                f"cannot reach the desktop's server at {self.socket_path}: {exc}",
+                f"cannot reach the desktop's server at {self.address}: {exc}",
                 hint="the desktop is closed or crashed; reset it or provision a new one",
             ) from None
         if response.status_code >= 400:
