@@ -43,7 +43,7 @@ from infra.desktop_venv import require_desktop_python
 from infra.envs.base import Capability, Env, EnvProvider, EnvRole, ScriptResult, Snapshot, StateView
 from infra.envs.desktop.actions import GuiAction, xdotool_args
 from infra.envs.desktop.browser import chromium_command, chromium_installed, rendered_title
-from infra.envs.desktop.client import CommandTimeout, DesktopClient
+from infra.envs.desktop.client import DesktopClient
 from infra.envs.desktop.forward import TcpForwarder
 from infra.envs.desktop.sandbox import (
     GUEST_HUB_URL,
@@ -77,7 +77,7 @@ from infra.envs.home import (
 )
 from infra.envs.local import WEB_APPS, HubRoute
 from infra.errors import DesktopError, EnvError
-from infra.sandbox import EXIT_TIMEOUT, Limits, prepare_home
+from infra.sandbox import Limits, prepare_home
 
 log = logging.getLogger(__name__)
 
@@ -231,27 +231,10 @@ class DesktopEnv(Env):
         """Run `python3 <name>` inside the desktop (its display, its apps), like an OSWorld `execute`.
         Only `limits.timeout_s` applies per script; memory is capped for the whole desktop."""
         timeout_s = (limits or self.provider.script_limits).timeout_s
-        started = time.monotonic()
         # Each script alone in a fresh folder under the bound scripts dir, removed after its run.
-        try:
-            with staged_script(self.scripts, name, source) as folder:
-                result = self.client.execute(
-                    ["python3", f"{GUEST_SCRIPTS}/{folder.name}/{name}"], timeout_s=timeout_s, env=env
-                )
-        except CommandTimeout as exc:
-            return ScriptResult(
-                exit_code=EXIT_TIMEOUT,
-                stdout="",
-                stderr=str(exc),
-                timed_out=True,
-                duration_s=round(time.monotonic() - started, 4),
-            )
-        return ScriptResult(
-            exit_code=result.returncode,
-            stdout=result.output,
-            stderr=result.error,
-            duration_s=round(time.monotonic() - started, 4),
-        )
+        with staged_script(self.scripts, name, source) as folder:
+            argv = ["python3", f"{GUEST_SCRIPTS}/{folder.name}/{name}"]
+            return self.client.run_script(argv, timeout_s=timeout_s, env=env)
 
     def state_view(self) -> StateView:
         self._check_open()

@@ -10,6 +10,7 @@ OSWorld's /execute.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import httpx
 from pydantic import BaseModel
 
 from infra.errors import DesktopError, DesktopServerError
+from infra.sandbox import EXIT_TIMEOUT, SandboxResult
 
 # Headroom on top of a route's own time budget, so the server's answer (even a 500 for its own
 # timeout) arrives before the client gives up.
@@ -127,6 +129,29 @@ class DesktopClient:
             output=data["output"],
             error=data["error"],
             duration_s=response.elapsed.total_seconds(),
+        )
+
+    def run_script(
+        self, argv: list[str], *, timeout_s: float, env: Mapping[str, str] | None = None
+    ) -> SandboxResult:
+        """`execute` as an env's run_script reports it: a timeout is a result (timed_out, the
+        sandbox's timeout exit code), not an exception."""
+        started = time.monotonic()
+        try:
+            result = self.execute(argv, timeout_s=timeout_s, env=env)
+        except CommandTimeout as exc:
+            return SandboxResult(
+                exit_code=EXIT_TIMEOUT,
+                stdout="",
+                stderr=str(exc),
+                timed_out=True,
+                duration_s=round(time.monotonic() - started, 4),
+            )
+        return SandboxResult(
+            exit_code=result.returncode,
+            stdout=result.output,
+            stderr=result.error,
+            duration_s=round(time.monotonic() - started, 4),
         )
 
     def upload(self, guest_path: str, data: bytes) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from infra.envs.base import Capability, Env, EnvRole, FileEntry, ScriptResult, Snapshot, StateView
 from infra.envs.desktop.actions import GuiAction, xdotool_args
-from infra.envs.desktop.client import CommandTimeout, DesktopClient
+from infra.envs.desktop.client import DesktopClient
 from infra.envs.desktop.sandbox import new_token
 from infra.envs.home import MAX_STATE_ENTRIES, guest_relative, safe_script_name
 from infra.envs.libvirt.connection import libvirt_module
@@ -27,7 +27,7 @@ from infra.envs.libvirt.domain import DomainSpec, channel_path, domain_xml
 from infra.envs.libvirt.image import GUEST_SCRIPTS
 from infra.errors import DesktopError, DesktopStartError, EnvError
 from infra.images.disk import create_overlay
-from infra.sandbox import EXIT_TIMEOUT, GUEST_HOME, Limits
+from infra.sandbox import GUEST_HOME, Limits
 
 if TYPE_CHECKING:
     from infra.envs.libvirt.provider import LibvirtProvider
@@ -250,26 +250,11 @@ class LibvirtEnv(Env):
         timeout_s = (limits or self.provider.script_limits).timeout_s
         folder = f"{GUEST_SCRIPTS}/{uuid.uuid4().hex}"
         path = f"{folder}/{safe_script_name(name)}"
-        started = time.monotonic()
         self.client.upload(path, source.encode())
         try:
-            result = self.client.execute(["python3", path], timeout_s=timeout_s, env=env)
-        except CommandTimeout as exc:
-            return ScriptResult(
-                exit_code=EXIT_TIMEOUT,
-                stdout="",
-                stderr=str(exc),
-                timed_out=True,
-                duration_s=round(time.monotonic() - started, 4),
-            )
+            return self.client.run_script(["python3", path], timeout_s=timeout_s, env=env)
         finally:
             self.client.execute(["rm", "-rf", folder], timeout_s=60)
-        return ScriptResult(
-            exit_code=result.returncode,
-            stdout=result.output,
-            stderr=result.error,
-            duration_s=round(time.monotonic() - started, 4),
-        )
 
     def _tool(self, *args: str, timeout_s: float = 300.0):
         return self.client.execute(["python3", "-c", _TOOLS.read_text(), *args], timeout_s=timeout_s)

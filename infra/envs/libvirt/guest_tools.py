@@ -1,7 +1,7 @@
 """What the host asks of a VM's home, run inside the guest (`python3 -c <this file> COMMAND …`).
 
 Self-contained (standard library only): its source is sent with each /execute. The rules are those
-of infra/envs/home.py, which lists and reads a home the host can see (tests/envs/test_libvirt_units.py
+of infra/envs/home.py, which lists and reads a home the host can see (tests/vm/test_libvirt_units.py
 checks both give the same answer on the same tree): symlinks reported and never followed, special
 files listed and never opened, files opened component by component with O_NOFOLLOW.
 
