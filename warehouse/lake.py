@@ -10,7 +10,8 @@ What a sync writes, per warehouse table: the rows that are new or changed since 
 them (local rows EXCEPT lake rows). A table with a primary key has the lake's older versions of those
 keys deleted first, so a tuple that moved from `verified` to `exported` is one row in the lake, not
 two; a table without one is append-only. New tables and new columns (a newer migration on one
-machine) are added to the lake as they come. The source is the warehouse's snapshot, so a sync
+machine) are added to the lake as they come. Two machines' rows with the same key (the same tuple
+synthesised on both, from the same seed) are one row in the lake: the last sync's. The source is the warehouse's snapshot, so a sync
 never blocks a run that is writing.
 
 The extensions come from PyPI wheels (warehouse/extensions.py): ducklake, postgres_scanner and, for
@@ -23,6 +24,7 @@ import contextlib
 import logging
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +40,11 @@ log = logging.getLogger(__name__)
 LAKE = "lake"
 SOURCE = "src"
 _ATTEMPTS = 8  # commits that lost a race to another writer, retried with backoff
+_CATALOG_DB = "lake_catalog"
+# The local file's own bookkeeping, not data: every machine has the same migration versions (applied
+# at other times), so syncing it would make each machine's sync replace the others' rows.
+LOCAL_ONLY = frozenset({"schema_migrations"})
+_ATTACH_LOCK = 0x637561676C616B65  # "cuaglake": the advisory lock key of a lake's first ATTACH
 
 
 @dataclass(frozen=True)
@@ -87,7 +94,8 @@ def connect_lake(config: LakeConfig) -> duckdb.DuckDBPyConnection:
     if "httpfs" in names:
         add_s3_secret(con)
     try:
-        con.execute(config.attach_sql())
+        with _catalog_lock(con, config):
+            con.execute(config.attach_sql())
     except duckdb.Error as exc:
         con.close()
         raise WarehouseError(
@@ -96,6 +104,26 @@ def connect_lake(config: LakeConfig) -> duckdb.DuckDBPyConnection:
         ) from None
     con.execute(f"USE {LAKE}")
     return con
+
+
+@contextlib.contextmanager
+def _catalog_lock(con: duckdb.DuckDBPyConnection, config: LakeConfig) -> Iterator[None]:
+    """Hold a PostgreSQL advisory lock while the lake is attached: the first ATTACH of an empty
+    catalog creates DuckLake's metadata tables, and two machines doing that at once collide (one
+    fails on PostgreSQL's duplicate type names). Seen with four processes attaching a fresh catalog."""
+    if not config.catalog.startswith(("postgresql://", "postgres://")):
+        yield
+        return
+    con.execute(f"ATTACH {_literal(config.catalog)} AS {_CATALOG_DB} (TYPE postgres)")
+    con.execute(f"CALL postgres_execute('{_CATALOG_DB}', 'SELECT pg_advisory_lock({_ATTACH_LOCK})')")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(duckdb.Error):
+            con.execute(
+                f"CALL postgres_execute('{_CATALOG_DB}', 'SELECT pg_advisory_unlock({_ATTACH_LOCK})')"
+            )
+        con.execute(f"DETACH {_CATALOG_DB}")
 
 
 def sync_to_lake(warehouse_path: Path, config: LakeConfig) -> list[TableSync]:
@@ -130,7 +158,7 @@ def _tables(con: duckdb.DuckDBPyConnection) -> list[str]:
         "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' ORDER BY 1",
         [SOURCE],
     ).fetchall()
-    return [name for (name,) in rows]
+    return [name for (name,) in rows if name not in LOCAL_ONLY]
 
 
 def _columns(con: duckdb.DuckDBPyConnection, database: str, table: str) -> dict[str, str]:

@@ -127,3 +127,22 @@ def test_two_machines_sync_into_one_lake_at_once(
         assert lake.execute("SELECT count(*) FROM tuples").fetchone()[0] == len(in_lake)
     finally:
         lake.close()
+
+
+def test_machines_opening_an_empty_lake_at_once_all_get_in(catalog, tmp_path):
+    """The first ATTACH of an empty catalog creates DuckLake's tables in PostgreSQL; four processes
+    doing it at the same moment collided (duplicate type names) until the attach took a lock."""
+    code = (
+        "from warehouse.lake import LakeConfig, connect_lake\n"
+        f"con = connect_lake(LakeConfig({catalog!r}, {str(tmp_path / 'data')!r}))\n"
+        "print(con.execute('SELECT count(*) FROM ducklake_snapshots(\\'lake\\')').fetchone()[0])\n"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        for _ in range(4)
+    ]
+    outputs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], outputs
+    assert all(out.strip().splitlines()[-1] == "1" for out in outputs)  # one catalog, made once
