@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -250,3 +251,18 @@ def test_no_libvirtd_is_an_error_that_says_how_to_start_one():
     with pytest.raises(LibvirtUnavailableError, match="cannot connect") as err:
         connect("qemu:///system?socket=/nonexistent/libvirt-sock")
     assert "libvirtd" in err.value.hint
+
+
+def test_folders_above_a_guests_files_are_opened_to_qemu_for_search_only(tmp_path):
+    from infra.envs.libvirt.provider import open_to_qemu
+
+    closed = tmp_path / "clone"  # a checkout under a 0700 folder, as a mktemp or a home is
+    (closed / "var" / "images").mkdir(parents=True)
+    closed.chmod(0o700)
+    (closed / "var").chmod(0o755)
+    target = closed / "var" / "images"
+    changed = open_to_qemu(target)
+    assert closed in changed and (closed / "var") not in changed
+    assert stat.S_IMODE(closed.stat().st_mode) == 0o701  # search, not read: nothing becomes listable
+    assert all(os.stat(p).st_mode & 0o001 for p in [target, *target.parents])
+    assert open_to_qemu(target) == []  # nothing left to change

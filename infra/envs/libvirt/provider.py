@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,12 +19,14 @@ from infra.errors import EnvError
 from infra.sandbox import Limits
 from infra.settings import get_settings
 
+log = logging.getLogger(__name__)
+
 
 class LibvirtProvider(EnvProvider):
     """Guests under libvirt (`config.uri`), each an overlay of the shared base image under `root`.
 
-    `root` must be reachable by the QEMU process (which libvirt runs as libvirt-qemu): every folder
-    above it needs o+x. The default, var/vms, is."""
+    `root` and the image must be reachable by the QEMU process (which libvirt runs as libvirt-qemu):
+    the folders above them are given o+x where they lack it (`open_to_qemu`)."""
 
     name = "libvirt"
 
@@ -38,8 +42,9 @@ class LibvirtProvider(EnvProvider):
         self.config = config or VmConfig()
         self.root = (root or get_settings().var_dir / "vms").resolve()
         self.root.mkdir(parents=True, exist_ok=True)
-        _check_reachable(self.root)
         self.image = image or require_image(self.config.images_path)
+        for path in (self.root, self.image.root):
+            open_to_qemu(path)
         self.script_limits = script_limits or Limits()
         self.keep = keep
         self.conn = connect(self.config.uri)
@@ -81,10 +86,27 @@ class LibvirtProvider(EnvProvider):
         self.conn.close()
 
 
-def _check_reachable(root: Path) -> None:
-    for folder in [root, *root.parents]:
-        if not os.stat(folder).st_mode & 0o001:
+def open_to_qemu(path: Path) -> list[Path]:
+    """Let QEMU (which libvirt runs as libvirt-qemu) walk down to `path`: every folder above it gets
+    o+x if it lacks it (search only: nothing becomes listable or readable), as libvirt's own docs
+    advise. A checkout under a 0700 folder (a home, a mktemp) is otherwise unreachable for QEMU, and
+    its guests fail with "Cannot access backing file". Returns the folders changed; EnvError when a
+    folder cannot be changed (not its owner)."""
+    changed = []
+    for folder in [path, *path.parents]:
+        mode = os.stat(folder).st_mode
+        if mode & 0o001:
+            continue
+        try:
+            os.chmod(folder, stat.S_IMODE(mode) | 0o001)
+        except PermissionError:
             raise EnvError(
-                f"{folder} is closed to other users, so QEMU (run by libvirt as libvirt-qemu) cannot reach {root}",
-                hint=f"`chmod o+x {folder}`, or give the provider a root under var/ (the default, var/vms)",
-            )
+                f"{folder} is closed to other users, so QEMU (run by libvirt as libvirt-qemu) cannot reach {path}",
+                hint=f"`chmod o+x {folder}`, or keep var/ on a path others may traverse",
+            ) from None
+        changed.append(folder)
+    if changed:
+        log.warning(
+            "gave o+x (search only) to %s so that QEMU can reach %s", ", ".join(map(str, changed)), path
+        )
+    return changed
