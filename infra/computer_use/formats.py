@@ -113,8 +113,9 @@ def _xml_value(key: str, raw: str) -> Any:
     # is cut, as vLLM's qwen3_coder parser does, so a text ending in a newline (Enter) survives.
     value = raw.removeprefix("\n").removesuffix("\n")
     stripped = value.strip()
+    # Models also quote a plain value (`<parameter=keys>"ctrl+l"</parameter>`): a JSON string is its text.
     looks_like_json = bool(stripped) and (
-        stripped[0] in "[{0123456789-" or stripped in ("true", "false", "null")
+        stripped[0] in '[{0123456789-"' or stripped in ("true", "false", "null")
     )
     if key != "text" and looks_like_json:
         try:
@@ -123,6 +124,8 @@ def _xml_value(key: str, raw: str) -> Any:
             pass
     if key == "text":  # models write a newline or tab in type text as an escape
         return value.replace("\\n", "\n").replace("\\t", "\t")
+    if len(stripped) > 1 and stripped[0] == stripped[-1] == "'":  # a Python-style quoted value
+        return stripped[1:-1]
     return stripped
 
 

@@ -48,6 +48,27 @@ def test_the_xml_form_with_prose_and_several_calls():
     ]
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '"ctrl+l"',  # a JSON string: it failed as the unknown key `"ctrl` before
+        "'ctrl+l'",  # the same in Python's quotes
+        "ctrl+l",  # unquoted, as before
+        '\n"ctrl+l"\n',  # quoted inside the form's framing newlines
+    ],
+)
+def test_the_xml_form_reads_a_quoted_parameter_value_as_its_text(raw):
+    text = f"<tool_call><function=computer_use><parameter=action>key</parameter><parameter=keys>{raw}</parameter></function></tool_call>"
+    (call,) = parse_reply(text).calls
+    assert parse_action(call.arguments).keys == ["ctrl", "l"]
+
+
+def test_the_xml_form_keeps_quotes_typed_as_text():
+    text = '<tool_call><function=computer_use><parameter=action>type</parameter><parameter=text>"quoted"</parameter></function></tool_call>'
+    (call,) = parse_reply(text).calls
+    assert call.arguments["text"] == '"quoted"'  # type text is typed exactly as written
+
+
 def test_the_hermes_form_with_string_arguments_and_string_keys():
     text = (
         "<tool_call>"
