@@ -226,3 +226,54 @@ def test_rollout_views_count_success_pass_at_k_and_null_rewards(tmp_path):
         path, "SELECT max_steps, terminated_share FROM rollout_steps_per_episode WHERE family = 'chat.b'"
     ).rows
     assert lengths == (5, pytest.approx(2 / 3))
+
+
+def test_a_second_rollout_run_adds_its_rows_and_keeps_the_first_runs(tmp_path):
+    # The first run solved a__r0; a second run (another dataset, same rollout id and model) failed it.
+    # Before rows were keyed by run, the second save replaced the first and its 1.0 was gone.
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    warehouse.start_rollout_run("rollouts-1", {"k": 1})
+    warehouse.save_rollout(_rollout("a", 0, 1.0), _steps(3))
+    warehouse.start_rollout_run("rollouts-2", {"k": 1})
+    second = _rollout("a", 0, 0.0, steps=2) | {"run_id": "rollouts-2", "dataset": "d2"}
+    warehouse.save_rollout(second, _steps(2))
+    path = tmp_path / "w.duckdb"
+    rows = run_query(path, "SELECT run_id, reward FROM rollouts ORDER BY run_id").rows
+    assert rows == [("rollouts-1", 1.0), ("rollouts-2", 0.0)]
+    assert run_query(path, "SELECT k, successes, pass_at_k FROM rollout_by_tuple").rows == [(2, 1, 1)]
+    steps = run_query(path, "SELECT run_id, count(*) FROM rollout_steps GROUP BY 1 ORDER BY 1").rows
+    assert steps == [("rollouts-1", 3), ("rollouts-2", 2)]
+    # each dataset knows its own episodes, so a resume of either run skips only what it wrote
+    assert warehouse.done_rollouts("m", "d") == {"a__r0"} == warehouse.done_rollouts("m", "d2")
+    assert warehouse.done_rollouts("m", "elsewhere") == set()
+
+
+def test_the_rollouts_migration_keeps_the_rows_written_before_it(tmp_path):
+    path = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMP)")
+    for migration in sorted(MIGRATIONS.glob("*.sql")):
+        number = int(migration.name.split("_", 1)[0])
+        if number >= 11:  # 011 keys rollouts by run
+            break
+        con.execute(migration.read_text())
+        con.execute("INSERT INTO schema_migrations VALUES (?, now())", [number])
+    row = _rollout("a", 0, 1.0)
+    con.execute(
+        f"INSERT INTO rollouts ({', '.join(row)}, created_at) VALUES ({', '.join('?' * len(row))}, now())",
+        list(row.values()),
+    )
+    con.execute(
+        "INSERT INTO rollout_steps (rollout_id, model, step, model_step, action, ok) "
+        "VALUES ('a__r0', 'm', 0, 0, 'left_click', true)"
+    )
+    con.close()
+    warehouse = Warehouse(path)
+    warehouse.start_rollout_run("rollouts-2", {"k": 1})  # the first write migrates the file
+    warehouse.save_rollout(_rollout("a", 0, 0.0) | {"run_id": "rollouts-2"}, _steps(1))
+    rows = run_query(path, "SELECT run_id, reward FROM rollouts ORDER BY run_id").rows
+    assert rows == [("rollouts-1", 1.0), ("rollouts-2", 0.0)]
+    assert run_query(path, "SELECT run_id FROM rollout_steps ORDER BY 1").rows == [
+        ("rollouts-1",),
+        ("rollouts-2",),
+    ]

@@ -371,19 +371,19 @@ class Warehouse:
             )
 
     def save_rollout(self, row: dict, steps: Sequence[dict]) -> None:
-        """One finished rollout and its steps, atomically (a resumed run skips it afterwards); saving
-        the same rollout again replaces it, steps included."""
+        """One finished rollout and its steps, atomically (a resumed run skips it afterwards). Rows are
+        keyed by run: another run's episode of the same rollout id adds rows; only the same run saving
+        its episode again replaces it, steps included."""
+        key = {"rollout_id": row["rollout_id"], "model": row["model"], "run_id": row["run_id"]}
         with self._write() as con:
             con.execute(sql("insert_rollout"), row | {"created_at": _now()})
-            con.execute(sql("delete_rollout_steps"), {"rollout_id": row["rollout_id"], "model": row["model"]})
+            con.execute(sql("delete_rollout_steps"), key)
             for step in steps:
-                con.execute(
-                    sql("insert_rollout_step"),
-                    {"rollout_id": row["rollout_id"], "model": row["model"]} | step,
-                )
+                con.execute(sql("insert_rollout_step"), key | step)
 
-    def done_rollouts(self, model: str) -> set[str]:
-        return {r["rollout_id"] for r in self._rows("done_rollouts", {"model": model})}
+    def done_rollouts(self, model: str, dataset: str) -> set[str]:
+        """Rollout ids the model already has in that dataset (whichever run wrote them)."""
+        return {r["rollout_id"] for r in self._rows("done_rollouts", {"model": model, "dataset": dataset})}
 
     def rollout_candidates(self, **filters) -> list[dict]:
         """Exported tuples matching `cuagym rollout`'s filters (status, ids, app, family, run_id, limit)."""

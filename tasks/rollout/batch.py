@@ -122,7 +122,9 @@ def pending(jobs: list[RolloutJob], ctx: RolloutContext) -> list[RolloutJob]:
     left = []
     for job in jobs:
         model = model_name(ctx.params, ctx.families.get(job.spec.family))
-        if job.rollout_id not in written or job.rollout_id not in ctx.warehouse.done_rollouts(model):
+        if job.rollout_id not in written or job.rollout_id not in ctx.warehouse.done_rollouts(
+            model, str(ctx.writer.out)
+        ):
             left.append(job)
     return left
 

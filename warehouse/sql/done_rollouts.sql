@@ -1,1 +1,1 @@
-SELECT rollout_id FROM rollouts WHERE model = $model;
+SELECT rollout_id FROM rollouts WHERE model = $model AND dataset = $dataset;
