@@ -26,6 +26,16 @@ MIGRATIONS = HERE / "migrations"
 SQL_DIR = HERE / "sql"
 VIEWS = HERE / "views.sql"
 LOCK_WAIT_S = 20.0  # another writer's transaction is short; wait this long before giving up
+# How readers of the snapshot open it (`cuagym sql`, reports): no file system, network or extension
+# beyond the database file itself, no scans of Python variables, and settings that no statement can
+# change back (SET and RESET fail once the configuration is locked).
+SEALED_READER: dict[str, object] = {
+    "enable_external_access": False,
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "python_enable_replacements": False,
+    "lock_configuration": True,
+}
 
 
 @lru_cache(maxsize=64)
@@ -42,8 +52,15 @@ def _is_lock_error(exc: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
 
 
-def connect(path: Path, *, read_only: bool = False, wait_s: float = LOCK_WAIT_S) -> duckdb.DuckDBPyConnection:
-    """Open `path`; waits up to `wait_s` for another process's write lock before raising."""
+def connect(
+    path: Path,
+    *,
+    read_only: bool = False,
+    wait_s: float = LOCK_WAIT_S,
+    config: dict[str, object] | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """Open `path` (with DuckDB `config`, e.g. SEALED_READER); waits up to `wait_s` for another
+    process's write lock before raising."""
     if read_only and not path.exists():
         raise WarehouseError(f"no warehouse at {path}", hint="run `cuagym synth` first, or pass --warehouse")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -51,7 +68,7 @@ def connect(path: Path, *, read_only: bool = False, wait_s: float = LOCK_WAIT_S)
     delay = 0.02
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only)
+            return duckdb.connect(str(path), read_only=read_only, config=config or {})
         except duckdb.IOException as exc:
             if not _is_lock_error(exc):
                 raise WarehouseError(f"cannot open {path}: {exc}", hint="is it a DuckDB file?") from exc

@@ -7,13 +7,13 @@ from pathlib import Path
 import duckdb
 
 from infra.errors import WarehouseError
-from warehouse.db import connect, sql
+from warehouse.db import SEALED_READER, connect, sql
 from warehouse.query import QueryResult, ensure_snapshot
 
 
 def run_report(warehouse_path: Path, name: str, params: dict) -> QueryResult:
     """Run warehouse/sql/<name>.sql with `params` on the snapshot of `warehouse_path`."""
-    con = connect(ensure_snapshot(warehouse_path), read_only=True)
+    con = connect(ensure_snapshot(warehouse_path), read_only=True, config=SEALED_READER)
     try:
         cur = con.execute(sql(name), params)
         return QueryResult([d[0] for d in cur.description], cur.fetchall())

@@ -27,7 +27,8 @@ from infra.errors import ConfigError
 def sql(query: str, fmt: str, warehouse: Path | None) -> None:
     """Run a read-only SQL QUERY against the warehouse snapshot.
 
-    Works while a synthesis run is writing: readers use a snapshot refreshed after each tuple,
+    QUERY must be one SELECT (WITH, DESCRIBE, SHOW and SUMMARIZE too); writes, ATTACH, COPY,
+    EXPORT, SET/PRAGMA, INSTALL/LOAD, CALL and file access are refused (exit 1). Works while a synthesis run is writing: readers use a snapshot refreshed after each tuple,
     so they never block the writer.
 
     Example:
