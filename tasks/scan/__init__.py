@@ -39,9 +39,14 @@ from pathlib import Path
 
 from tasks.models import Finding
 from tasks.scan import access as scan_access
+from tasks.scan import components as scan_components
 from tasks.scan import integrity as scan_integrity
+from tasks.scan import reached_paths as scan_reached_paths
 from tasks.scan import rules as scan_rules
+from tasks.scan import sessions as scan_sessions
+from tasks.scan import value_classes as scan_value_classes
 from tasks.scan.credit import Facts
+from tasks.scan.normalise import normalise
 
 RULES: dict[str, str] = {
     "syntax_error": "reward.py does not parse as Python (or is nested too deeply to scan)",
@@ -56,6 +61,7 @@ RULES: dict[str, str] = {
     "process_exec": "starts processes: subprocess, os.system/popen/exec*/spawn*, pty, ctypes, multiprocessing",
     "dynamic_code": "runs code built at run time: exec, eval, compile, __import__, importlib, runpy",
     "network": "network access other than requests to a URL built from CUAGYM_HUB_URL",
+    "foreign_session": 'a hub request for a session other than the env\'s CUAGYM_SID (SID + "x", a literal sid)',
     "outside_env": "a literal path outside /home/user (system folders, other homes, `..`, the root)",
     "reads_generator_scripts": "mentions golden_patch / initial_setup or looks next to its own file (__file__)",
     "answer_key": "a check compares the state with a hidden file or one named like an answer key "
@@ -64,6 +70,8 @@ RULES: dict[str, str] = {
     "process or the host (not the hub's CUAGYM_HUB_URL / CUAGYM_SID)",
     "patches_grader": "rebinds or mutates the grading machinery: rewardkit names, module-level functions, "
     "imported modules or classes, builtins, sys.modules",
+    "custom_value_class": "a class redefines how a value prints, compares, converts or combines "
+    "(__format__, __str__, __eq__, __contains__, __float__, __add__, ...)",
     "reward_line": "a REWARD line other than one, last, on the main path: a second or late REWARD, raw fd or "
     "sys.__stdout__ writes, stdout replaced, REWARD from callbacks (atexit, signal, __del__, threads)",
 }
@@ -75,16 +83,19 @@ _CHECKS: tuple[Rule, ...] = (
     scan_rules.existence_only,
     scan_rules.score_from_exception,
     scan_rules.no_state_access,
-    scan_rules.too_few_components,
+    scan_components.too_few_components,
     scan_rules.score_can_exceed_one,
     scan_rules.answer_key,
     scan_rules.nondeterministic,
     scan_integrity.patches_grader,
     scan_integrity.reward_line,
+    scan_value_classes.custom_value_class,
     scan_access.process_exec,
     scan_access.dynamic_code,
     scan_access.network,
+    scan_sessions.foreign_session,
     scan_access.outside_env,
+    scan_reached_paths.computed_outside_env,
     scan_access.reads_generator_scripts,
 )
 
@@ -105,7 +116,7 @@ def scan_source(source: str, *, filename: str = "reward.py") -> list[Finding]:
         return [_too_deep(filename)]
     found: dict[tuple[str, int], Finding] = {}
     try:
-        facts = Facts(tree)
+        facts = Facts(normalise(tree))
         for check in _CHECKS:
             for finding in check(facts):
                 found.setdefault((finding.rule, finding.line), finding)

@@ -61,8 +61,18 @@ EXISTS_CALLS = {
 }
 # metadata that says a file is there (and how big or how old), never what it holds
 META_CALLS = {"getsize", "getmtime", "getctime", "getatime", "access", "stat", "lstat", "samefile"}
-META_ATTRS = {"st_size", "st_mtime", "st_ctime", "st_atime", "st_mtime_ns", "st_ctime_ns", "st_atime_ns"}
-CONTENT_ATTRS = {"st_mode", "st_uid", "st_gid", "st_nlink", "st_ino", "st_dev"}  # what a chmod/link task sets
+# (inode, device, link and block counts too: they say which file is there, not what it holds)
+META_ATTRS = {"st_size", "st_mtime", "st_ctime", "st_atime", "st_mtime_ns", "st_ctime_ns", "st_atime_ns"} | {
+    "st_ino",
+    "st_dev",
+    "st_nlink",
+    "st_blocks",
+    "st_blksize",
+    "st_rdev",
+    "st_birthtime",
+    "st_flags",
+}
+CONTENT_ATTRS = {"st_mode", "st_uid", "st_gid"}  # what a chmod/chown task sets
 LISTING_CALLS = {"glob", "iglob", "rglob", "iterdir", "listdir", "scandir", "walk"}
 READ_CALLS = {
     "open",

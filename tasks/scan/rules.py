@@ -27,10 +27,10 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from functools import partial, wraps
+from functools import wraps
 
 from tasks.models import Finding
-from tasks.scan.credit import Credit, Facts, names_in, number
+from tasks.scan.credit import Facts, names_in, number
 from tasks.scan.facts import DEFS, answer_named, kids, walk, walk_local
 from tasks.scan.values import positive, truth
 
@@ -235,6 +235,8 @@ def unconditional_flag(facts: Facts) -> Iterator[Finding]:
         binds = facts.bindings.get(name, [])
         if not binds or not all(b.kind == "assign" and _truthy(facts, b.value) for b in binds):
             continue
+        if _compared_only(facts, name):
+            continue  # EXPECTED_SHEETS = 1 ... len(wb.sheetnames) == EXPECTED_SHEETS: an expected value
         free = [b for b in binds if not _decided(facts, b.node)]
         if free:
             yield Finding(
@@ -243,6 +245,19 @@ def unconditional_flag(facts: Facts) -> Iterator[Finding]:
                 message=f"`{name}` is set to True and never to anything a state check decides, yet it "
                 "is scored: the credit asserts success instead of verifying it",
             )
+
+
+def _compared_only(facts: Facts, name: str) -> bool:
+    """Is every read of `name` an operand compared with something that is not a literal?"""
+    for node in facts.nodes:
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            parent = facts.parents.get(node)
+            if not isinstance(parent, ast.Compare):
+                return False
+            others = [x for x in [parent.left, *parent.comparators] if x is not node]
+            if all(isinstance(x, ast.Constant) for x in others):
+                return False
+    return True
 
 
 def existence_only(facts: Facts) -> Iterator[Finding]:
@@ -343,122 +358,6 @@ def no_state_access(facts: Facts) -> Iterator[Finding]:
             line=1,
             message="the reward never reads a file, lists a folder or queries the hub, so its score "
             "cannot depend on what the agent did",
-        )
-
-
-def _accumulator_appends(facts: Facts) -> int:
-    # score = sum(parts) with parts.append(...) or parts["x"] = ... per check: each is one component
-    lists = {
-        n
-        for name in facts.score_names
-        for b in facts.bindings.get(name, [])
-        if b.value is not None
-        for call in walk(b.value)
-        if isinstance(call, ast.Call) and facts.call_name(call) == "sum"
-        for n in names_in(call)
-    }
-    appends = sum(
-        1
-        for n in facts.nodes
-        if isinstance(n, ast.Call)
-        and isinstance(n.func, ast.Attribute)
-        and n.func.attr == "append"
-        and isinstance(n.func.value, ast.Name)
-        and n.func.value.id in lists
-    )
-    stores = sum(
-        1
-        for n in facts.nodes
-        if isinstance(n, ast.Assign)
-        and any(
-            isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in lists
-            for t in n.targets
-        )
-    )
-    return appends + stores
-
-
-def _weighted_terms(value: ast.AST | None) -> int:
-    # score = 0.5 * heading_ok + 0.5 * table_ok: one component per weighted term
-    terms, stack = [], [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            stack += [node.left, node.right]
-        else:
-            terms.append(node)
-    return sum(1 for t in terms if _weight(t) is not None) if len(terms) > 1 else 0
-
-
-def _increment_count(facts: Facts, credit: Credit) -> int:
-    # In a loop over a parameter table (one pass per folder, per target) an increment is one component
-    # per entry: count it twice, the length is data. In a loop over the state (per row) it is one
-    # component with partial credit.
-    ctx = facts.context(credit.node)
-    return 2 if any(not facts.inspect(loop).reads for loop in ctx.loops) else 1
-
-
-def _helper_checks(facts: Facts) -> int:
-    """Checks living in helper functions: `score = check_title(doc) + check_body(doc)`, `parts =
-    [a(), b()]`, `results = {"x": x_ok()}`. One component per call of a local function that looks at
-    the state, in what the score is computed from (not nested in another such call's arguments)."""
-    roots = [*facts.score_bindings(), *(value for _, value, _ in facts.reward_prints if value is not None)]
-    for name in facts.score_names:
-        roots += [b.value for b in facts.bindings.get(name, []) if b.kind == "mutate" and b.value is not None]
-    count, seen = 0, set()
-    for root in roots:
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in facts.functions
-                and id(node) not in seen
-                and facts.fn_insp.get(node.func.id, 0)
-                and facts.fn_insp[node.func.id].state
-            ):
-                seen.add(id(node))
-                count += 1
-                continue
-            stack.extend(c for c in kids(node) if not isinstance(c, ast.Lambda))
-    return count
-
-
-def too_few_components(facts: Facts) -> Iterator[Finding]:
-    """At least two scored components (DESIGN.md §3.1): partial credit needs something to be partial."""
-    if facts.components or facts.lambda_components:
-        # a component registered in a loop (one per target) counts twice: the loop length is data
-        registered = [*facts.components, *facts.lambda_components]
-        count = sum(2 if facts.context(fn).looped else 1 for fn in registered)
-        line, what = registered[0].lineno, "@component check"
-    else:
-        increments = [c for c in facts.credits if c.kind in ("increment", "assign")]
-        # deduction style (score = 1.0, then score -= w per failed check): each deduction is a component
-        deductions = sum(
-            1
-            for n in facts.nodes
-            if isinstance(n, ast.AugAssign)
-            and isinstance(n.op, ast.Sub)
-            and isinstance(n.target, ast.Name)
-            and n.target.id in facts.score_names
-        )
-        tables = [len(entries) for _, _, entries in _collections(facts)]
-        count = max(
-            sum(map(partial(_increment_count, facts), increments)) + _accumulator_appends(facts) + deductions,
-            *tables,
-            *map(_weighted_terms, facts.score_bindings()),
-            _helper_checks(facts),
-            0,
-        )
-        line = increments[0].node.lineno if increments else 1
-        what = "scored component"
-    if count < 2:
-        yield Finding(
-            rule="too_few_components",
-            line=line,
-            message=f"found {count} {what}(s); a reward needs at least two "
-            "independently weighted components so that a near miss earns partial credit",
         )
 
 

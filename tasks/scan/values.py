@@ -665,9 +665,21 @@ class Values:
             return _combine(lambda *xs: "".join(xs), parts)
         if isinstance(node, ast.Call):
             return self._call_path(node, depth)
-        if isinstance(node, ast.Attribute) and node.attr == "parent":
-            sub = self._path(node.value, depth + 1)
-            return frozenset(p.rsplit("/", 1)[0] for p in sub) if isinstance(sub, frozenset) else sub
+        if isinstance(node, ast.Attribute) and (up := _UPWARD.get(node.attr)) is not None:
+            sub = self._path(node.value, depth + 1)  # .parent, .anchor, .root: the way up to /
+            return frozenset(_up(p, up) for p in sub) if isinstance(sub, frozenset) else sub
+        if isinstance(node, ast.Attribute) and f.qualname(node) in OS_PATH_PARTS:
+            return frozenset({OS_PATH_PARTS[f.qualname(node)]})
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "parents"
+            and isinstance(i := self.const(node.slice)[1], int)
+        ):  # Path.home().parents[1] is the root
+            sub = self._path(node.value.value, depth + 1)
+            return (
+                frozenset(_up(p, i + 1 if i >= 0 else 99) for p in sub) if isinstance(sub, frozenset) else sub
+            )
         if isinstance(node, ast.Subscript):
             if f.qualname(node.value) in {"os.environ", "environ"} and _is_const(node.slice, "HOME"):
                 return frozenset({"/home/user"})
@@ -715,6 +727,9 @@ class Values:
             if "param" in subs:
                 return "param"
             return _combine(lambda *xs: _join_path(*xs), [s or frozenset({"*"}) for s in subs])
+        if qual in {"os.path.dirname", "posixpath.dirname"} and args:
+            sub = self._path(args[0], depth + 1)
+            return frozenset(_up(p, 1) for p in sub) if isinstance(sub, frozenset) else sub
         if name in {"with_suffix", "resolve", "absolute", "expanduser", "with_stem"} and isinstance(
             node.func, ast.Attribute
         ):
@@ -972,8 +987,11 @@ class Run:
         if isinstance(s, ast.Match):
             if self.strict:
                 return None
-            entry = self._forget(env, self._assigned([s]))
-            return _join_env(entry, *(self.block(c.body, dict(entry)) for c in s.cases))
+            # the names a pattern captures are unknown; with an irrefutable case (`case _:`) some
+            # case always runs, so "no case matched" is not a path
+            entry = self._forget(env, _captured(s))
+            ends = [self.block(c.body, dict(entry)) for c in s.cases]
+            return _join_env(*ends) if _irrefutable(s.cases[-1]) else _join_env(entry, *ends)
         return env
 
     def _store(self, target: ast.AST, vals: Vals, env: Env) -> None:
@@ -1018,6 +1036,32 @@ class Run:
             if isinstance(parent, ast.match_case):
                 parent = self.f.parents[parent]
             node = parent
+
+
+def _captured(match: ast.Match) -> set[str]:
+    names = {n.name for n in walk(match) if isinstance(n, ast.MatchAs | ast.MatchStar) and n.name}
+    return names | {n.rest for n in walk(match) if isinstance(n, ast.MatchMapping) and n.rest}
+
+
+def _irrefutable(case: ast.match_case) -> bool:
+    pattern = case.pattern
+    while isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
+        pattern = pattern.pattern
+    return case.guard is None and isinstance(pattern, ast.MatchAs)
+
+
+_UPWARD = {"parent": 1, "anchor": 99, "root": 99}  # how many folders up (99: to the top)
+OS_PATH_PARTS = {"os.pardir": "..", "os.curdir": ".", "os.sep": "/", "os.path.sep": "/"}
+
+
+def _up(path: str, levels: int) -> str:
+    """`path` `levels` folders up, as pathlib goes: /home/user -> /home -> /; x -> "." (relative)."""
+    for _ in range(levels):
+        if path in ("/", "."):
+            break
+        path = path.rstrip("/").rsplit("/", 1)[0] if "/" in path.rstrip("/") else "."
+        path = path or "/"
+    return path
 
 
 def _is_const(node: ast.AST, value: Any) -> bool:
