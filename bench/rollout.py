@@ -25,7 +25,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from infra.computer_use.coords import Space
+from infra.computer_use.coords import Geometry, Space
 from infra.computer_use.formats import ToolFormat, render_calls
 from infra.desktop_venv import ensure_desktop_python
 from infra.envs.base import EnvRole
@@ -46,6 +46,7 @@ class ReplayPolicy:
     """The same step every time, then terminate: the machinery's cost with no model behind it."""
 
     name, model, space, fmt = "scripted", "bench:replay", Space.SCREEN, ToolFormat.XML
+    geometry = Geometry(space=Space.SCREEN)
 
     def __init__(self, steps: int) -> None:
         self.steps = steps

@@ -45,13 +45,18 @@ from infra.computer_use.conversation import (
     system_prompt,
     user_content,
 )
-from infra.computer_use.coords import from_screen
+from infra.computer_use.coords import Geometry
 from infra.computer_use.formats import render_calls
 from infra.errors import ConfigError
 from infra.trajectories import Screenshots, Trajectory, TrajectoryStep, read_trajectories
 
 log = logging.getLogger(__name__)
-TRAINABLE_FAMILIES = ("qwen3.5", "qwen3-vl", "qwen2.5-vl")  # native-tool families have no text format
+TRAINABLE_FAMILIES = (
+    "qwen3.5",
+    "qwen3-vl",
+    "qwen2.5-vl",
+    "qwen2-vl",
+)  # native-tool families have no text format
 
 
 @dataclass
@@ -89,8 +94,11 @@ def trainable_family(name: str) -> Family:
     return resolve_family(name)
 
 
-def render_turn(steps: list[TrajectoryStep], family: Family, screen: tuple[int, int]) -> tuple[str, int]:
+def render_turn(
+    steps: list[TrajectoryStep], family: Family, screen: tuple[int, int], geometry: Geometry | None = None
+) -> tuple[str, int]:
     """The assistant reply of one model step in `family`'s format and space, and its call count."""
+    geometry = geometry or family.geometry()
     calls = []
     for step in steps:
         if not step.ok or step.action == "invalid":
@@ -101,7 +109,7 @@ def render_turn(steps: list[TrajectoryStep], family: Family, screen: tuple[int, 
             log.debug("unreadable call %s in step %s", step.raw_action_args, step.step)
             continue
         if step.coordinate_screen is not None:
-            arguments["coordinate"] = list(from_screen(step.coordinate_screen, family.space, screen))
+            arguments["coordinate"] = list(geometry.from_screen(step.coordinate_screen, screen))
         calls.append(arguments)
     if not calls:
         return "", 0
@@ -111,15 +119,18 @@ def render_turn(steps: list[TrajectoryStep], family: Family, screen: tuple[int, 
     return (f"{prose}\n{rendered}" if prose else rendered), len(calls)
 
 
-def trajectory_turns(trajectory: Trajectory, screenshots: Screenshots, family: Family) -> list[Turn]:
+def trajectory_turns(
+    trajectory: Trajectory, screenshots: Screenshots, family: Family, geometry: Geometry | None = None
+) -> list[Turn]:
     """The trajectory's model steps as turns, steps where nothing ran left out."""
+    geometry = geometry or family.geometry()
     turns = []
     for _, group in groupby(trajectory.steps, key=lambda s: s.model_step):
         steps = list(group)
-        text, count = render_turn(steps, family, trajectory.screen)
+        text, count = render_turn(steps, family, trajectory.screen, geometry)
         if not count:
             continue
-        png = model_png(screenshots.read(steps[0].shard, steps[0].member), family.space)
+        png = model_png(screenshots.read(steps[0].shard, steps[0].member), geometry)
         with Image.open(io.BytesIO(png)) as image:
             turns.append(Turn(image=image.convert("RGB"), assistant=text, calls=count))
     return turns
@@ -193,13 +204,17 @@ def trajectory_samples(
     interval: int = 10,
     max_screenshots: int = 20,
     max_calls: int = 10,
+    geometry: Geometry | None = None,
 ) -> list[ChatSample]:
-    """One trajectory as sliced chat samples for `family` (advantage 1.0: plain SFT weighting)."""
+    """One trajectory as sliced chat samples for `family` (advantage 1.0: plain SFT weighting). Pass
+    the trained processor's geometry (`Geometry.from_processor`): the frames, the resolution the
+    prompt states and the targets' coordinates then all follow that processor's pixel budget."""
     fam = trainable_family(family)
-    turns = trajectory_turns(trajectory, screenshots, fam)
+    geometry = geometry or fam.geometry()
+    turns = trajectory_turns(trajectory, screenshots, fam, geometry)
     return slice_samples(
         turns,
-        system=system_prompt(fam, fam.space, trajectory.screen),
+        system=system_prompt(fam, geometry, trajectory.screen),
         instruction=trajectory.instruction,
         advantage=advantage,
         trajectory_id=trajectory.task_id,
@@ -215,7 +230,13 @@ def is_success(trajectory: Trajectory) -> bool:
 
 
 def sft_samples(
-    datasets: list[Path], family: str, *, interval: int = 10, max_screenshots: int = 20, max_calls: int = 10
+    datasets: list[Path],
+    family: str,
+    *,
+    interval: int = 10,
+    max_screenshots: int = 20,
+    max_calls: int = 10,
+    geometry: Geometry | None = None,
 ) -> Iterator[ChatSample]:
     """Every slice of every successful trajectory in `datasets`, with counts logged per dataset."""
     for out in datasets:
@@ -235,6 +256,7 @@ def sft_samples(
                     interval=interval,
                     max_screenshots=max_screenshots,
                     max_calls=max_calls,
+                    geometry=geometry,
                 )
         finally:
             screenshots.close()

@@ -41,6 +41,7 @@ from infra.computer_use.conversation import (
     system_prompt,
     user_content,
 )
+from infra.computer_use.coords import Geometry
 from infra.computer_use.formats import parse_reply
 from training.data import trainable_family
 
@@ -117,6 +118,7 @@ class LocalPolicy:
     ) -> None:
         self.family = trainable_family(family)
         self.space, self.fmt = self.family.space, self.family.fmt
+        self.geometry = Geometry.from_processor(processor, self.space)  # what this processor makes of a frame
         self.model, self._model, self.processor = model_name, model, processor
         self.temperature, self.max_tokens = temperature, max_tokens
         self.max_screenshots, self.collapse_block = max_screenshots, collapse_block
@@ -130,11 +132,11 @@ class LocalPolicy:
 
     def start(self, task: Any, screen: tuple[int, int], desktop: Any) -> None:
         self._instruction = task.instruction
-        self._system = system_prompt(self.family, self.space, tuple(screen))
+        self._system = system_prompt(self.family, self.geometry, tuple(screen))
         self._turns, self._errors, self.turns = [], [], []
 
     def step(self, observation: Any) -> LocalStep:
-        png = model_png(observation.screenshot_png, self.space)
+        png = model_png(observation.screenshot_png, self.geometry)
         with Image.open(io.BytesIO(png)) as image:
             turn = _Turn(image=image.convert("RGB"), feedback=self._feedback(observation))
         self._turns.append(turn)

@@ -47,10 +47,11 @@ from transformers import (
 )
 from transformers.trainer_utils import get_last_checkpoint
 
+from infra.computer_use.coords import Geometry
 from infra.errors import ConfigError
 from training.collate import IGNORE, collate, encode_sample
 from training.config import SFTConfig, open_run_store
-from training.data import sft_samples
+from training.data import sft_samples, trainable_family
 from training.tiny import TINY_MODEL, ImageQwen2VLProcessor, tiny_policy
 from warehouse.store import Warehouse
 
@@ -122,12 +123,14 @@ def encode_samples(config: SFTConfig, processor: Any) -> tuple[list[dict[str, to
     """Every successful trajectory's slices, encoded; slices over `max_length` or with no trained token
     are dropped and counted (all encoded up front, so the count is known before step 1)."""
     features, dropped = [], 0
+    geometry = Geometry.from_processor(processor, trainable_family(config.family).space)
     for sample in sft_samples(
         list(config.datasets),
         config.family,
         interval=config.traj_slice_interval,
         max_screenshots=config.max_screenshots,
         max_calls=config.max_calls_per_turn,
+        geometry=geometry,
     ):
         encoded = encode_sample(processor, sample)
         if len(encoded["input_ids"]) > config.max_length or not (encoded["labels"] != IGNORE).any():

@@ -57,6 +57,13 @@ from flows.cli.synth import print_published, quiet_prefect_console, with_progres
 @click.option(
     "--model-family", default="qwen3.5", show_default=True, help="Tool-call format and coordinate space."
 )
+@click.option(
+    "--max-pixels",
+    default=None,
+    type=int,
+    help="The served processor's max_pixels, if not the family's stock one: the frame the model sees, "
+    "the resolution its prompt states and the click mapping follow it.",
+)
 @click.option("--temperature", default=0.7, show_default=True, type=float)
 @click.option("--max-tokens", default=3072, show_default=True, type=int)
 @click.option(
@@ -84,6 +91,7 @@ def rollout(
     model,
     api_base,
     model_family,
+    max_pixels,
     temperature,
     max_tokens,
     judge_model,
@@ -127,6 +135,7 @@ def rollout(
         model=model,
         api_base=api_base,
         model_family=model_family,
+        max_pixels=max_pixels,
         temperature=temperature,
         max_tokens=max_tokens,
         judge_model=judge_model,

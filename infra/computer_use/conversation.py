@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict
 
 from infra.computer_use.actions import ACTION_NAMES, MAX_CALLS_PER_STEP
-from infra.computer_use.coords import Space, smart_resize
+from infra.computer_use.coords import Geometry, Space, as_geometry
 from infra.computer_use.formats import ToolFormat
 from infra.errors import ConfigError
 from infra.templates import prompt_environment
@@ -50,14 +50,34 @@ class Family(BaseModel):
     fmt: ToolFormat  # the call grammar of the prompt and of `assistant_raw`
     space: Space
     native_tools: bool = False  # the tool goes in the request's `tools`; calls come back as tool_calls
+    # the stock processor's pixel budget: patch_size × merge_size, and min / max pixels of a frame
+    factor: int = 28
+    min_pixels: int = 56 * 56
+    max_pixels: int = 14 * 14 * 4 * 16384
+
+    def geometry(
+        self, space: Space | None = None, *, min_pixels: int | None = None, max_pixels: int | None = None
+    ) -> Geometry:
+        """This family's geometry with the stock budget, or a served processor's own bounds."""
+        return Geometry(
+            space=space or self.space,
+            factor=self.factor,
+            min_pixels=min_pixels or self.min_pixels,
+            max_pixels=max_pixels or self.max_pixels,
+        )
 
 
+# Qwen3-VL and Qwen3.5 see in 16-pixel patches merged 2x2 (factor 32) within 65,536..16,777,216 pixels;
+# Qwen2-VL and Qwen2.5-VL in 14-pixel patches merged 2x2 (factor 28) within 3,136..12,845,056. Qwen2-VL
+# grounds in the 0-1000 grid, Qwen2.5-VL in absolute pixels of the resized frame.
+_QWEN3 = {"factor": 32, "min_pixels": 65_536, "max_pixels": 16_777_216}
 FAMILIES: dict[str, Family] = {
     f.name: f
     for f in (
-        Family(name="qwen3.5", fmt=ToolFormat.XML, space=Space.RELATIVE),
-        Family(name="qwen3-vl", fmt=ToolFormat.HERMES, space=Space.RELATIVE),
+        Family(name="qwen3.5", fmt=ToolFormat.XML, space=Space.RELATIVE, **_QWEN3),
+        Family(name="qwen3-vl", fmt=ToolFormat.HERMES, space=Space.RELATIVE, **_QWEN3),
         Family(name="qwen2.5-vl", fmt=ToolFormat.HERMES, space=Space.RESIZED),
+        Family(name="qwen2-vl", fmt=ToolFormat.HERMES, space=Space.RELATIVE),
         Family(name="openai", fmt=ToolFormat.HERMES, space=Space.SCREEN, native_tools=True),
     )
 }
@@ -74,22 +94,18 @@ def render_template(template: str, **context: Any) -> str:
     return prompt_environment().get_template(template).render(**context)
 
 
-def model_resolution(space: Space, screen: tuple[int, int]) -> tuple[int, int]:
+def model_resolution(space: Space | Geometry, screen: tuple[int, int]) -> tuple[int, int]:
     """The resolution the prompt states: the grid, the resized screenshot, or the screen."""
-    if space is Space.RELATIVE:
-        return 1000, 1000
-    if space is Space.RESIZED:
-        return smart_resize(*screen)
-    return screen
+    return as_geometry(space).stated(screen)
 
 
-def tool_schema(space: Space, screen: tuple[int, int]) -> dict[str, Any]:
+def tool_schema(space: Space | Geometry, screen: tuple[int, int]) -> dict[str, Any]:
     """The computer_use tool in OpenAI's function-tool shape."""
     width, height = model_resolution(space, screen)
     return yaml.safe_load(render_template(TOOL_TEMPLATE, width=width, height=height, actions=ACTION_NAMES))
 
 
-def system_prompt(fam: Family, space: Space, screen: tuple[int, int]) -> str:
+def system_prompt(fam: Family, space: Space | Geometry, screen: tuple[int, int]) -> str:
     width, height = model_resolution(space, screen)
     return render_template(
         SYSTEM_TEMPLATE,
@@ -110,14 +126,16 @@ def collapsed_count(screenshots: int, max_visible: int, block: int) -> int:
     return min(folded, screenshots)
 
 
-def model_png(png: bytes, space: Space) -> bytes:
-    """The screenshot as the model sees it: for the resized space, at smart_resize's size."""
-    if space is not Space.RESIZED:
+def model_png(png: bytes, space: Space | Geometry) -> bytes:
+    """The screenshot as the model sees it: for the resized space, at the geometry's seen frame (the
+    processor then resizes nothing, so the pixels the model's coordinates count are these)."""
+    geometry = as_geometry(space)
+    if geometry.space is not Space.RESIZED:
         return png
     from PIL import Image  # Pillow: only the resized family needs it
 
     with Image.open(io.BytesIO(png)) as image:
-        size = smart_resize(*image.size)
+        size = geometry.seen(image.size)
         if size == image.size:
             return png
         out = io.BytesIO()

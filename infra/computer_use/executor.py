@@ -32,7 +32,7 @@ from infra.computer_use.actions import (
     Wait,
     parse_action,
 )
-from infra.computer_use.coords import Space, model_extent, to_screen
+from infra.computer_use.coords import Geometry, Space, as_geometry
 from infra.envs.desktop.actions import Click, DragTo, GuiAction, KeyPress, MoveTo, TypeText
 from infra.envs.desktop.actions import Scroll as WheelScroll
 from infra.errors import CuagymError
@@ -63,7 +63,7 @@ class Executed(BaseModel):
     answer: str | None = None
 
 
-def execute_calls(screen: Screen, calls: list[dict[str, Any]], space: Space) -> list[Executed]:
+def execute_calls(screen: Screen, calls: list[dict[str, Any]], space: Space | Geometry) -> list[Executed]:
     """Run one model step's calls in order (at most MAX_CALLS_PER_STEP; the rest are refused); stops
     after a terminate or answer."""
     done: list[Executed] = []
@@ -79,7 +79,7 @@ def execute_calls(screen: Screen, calls: list[dict[str, Any]], space: Space) -> 
 
 
 def execute_call(
-    screen: Screen, arguments: dict[str, Any], space: Space, *, size: tuple[int, int] | None = None
+    screen: Screen, arguments: dict[str, Any], space: Space | Geometry, *, size: tuple[int, int] | None = None
 ) -> Executed:
     try:
         action = parse_action(arguments)
@@ -90,11 +90,12 @@ def execute_call(
     size = size or screen.screen_size()
     point = None
     if getattr(action, "coordinate", None) is not None:
-        point = to_screen(action.coordinate, space, size)
-        x_max, y_max = model_extent(space, size)
+        geometry = as_geometry(space)
+        point = geometry.to_screen(action.coordinate, size)
+        x_max, y_max = geometry.extent(size)
         inside = 0 <= action.coordinate[0] <= x_max and 0 <= action.coordinate[1] <= y_max
         if not inside or not (0 <= point[0] < size[0] and 0 <= point[1] < size[1]):
-            return _failed(arguments, f"{action.coordinate} in {space.value} space is off the {size[0]}x{size[1]} "
+            return _failed(arguments, f"{action.coordinate} in {geometry.space.value} space is off the {size[0]}x{size[1]} "
                            f"screen (pixel {point})", action.action)  # fmt: skip
     cursor = screen.cursor_position()
     record = Executed(action=action.action, raw_action_args=dict(arguments), coordinate_screen=point,

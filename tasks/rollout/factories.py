@@ -23,6 +23,7 @@ def llm_factory(params: RolloutParams):
         params.model,
         params.model_family,
         api_base=params.api_base,
+        max_pixels=params.max_pixels,
         temperature=params.temperature,
         max_tokens=params.max_tokens,
     )

@@ -73,7 +73,7 @@ from infra.computer_use.conversation import (  # shared with training/data.py: t
     tool_schema,
     user_content,
 )
-from infra.computer_use.coords import Space
+from infra.computer_use.coords import Geometry, Space
 from infra.computer_use.formats import (
     MAX_REPLY_CHARS,
     TOOL_NAME,
@@ -103,8 +103,8 @@ HISTORY_CUT_CHARS = 4_000  # a runaway reply stays in the history this long
 FATAL_KINDS = {"auth", "not_found"}  # every later call would fail the same way: raise, not a failed step
 
 
-def screenshot_url(png: bytes, space: Space) -> str:
-    """The screenshot as a data URL; for the resized space, at smart_resize's size."""
+def screenshot_url(png: bytes, space: Space | Geometry) -> str:
+    """The screenshot as a data URL; for the resized space, at the geometry's seen frame."""
     return "data:image/png;base64," + base64.b64encode(model_png(png, space)).decode("ascii")
 
 
@@ -168,6 +168,8 @@ class LLMPolicy:
         backoff_s: float = 2.0,
         cache_dir: str | None = None,
         space: Space | None = None,
+        min_pixels: int | None = None,
+        max_pixels: int | None = None,
         max_screenshots: int = 20,
         collapse_block: int = 10,
         sink: CallSink | None = None,
@@ -180,6 +182,8 @@ class LLMPolicy:
         self.family = resolve_family(family)
         self.model = model
         self.space = Space(space) if space is not None else self.family.space
+        # the served processor's pixel budget (vLLM's --mm-processor-kwargs), else the family's stock one
+        self.geometry = self.family.geometry(self.space, min_pixels=min_pixels, max_pixels=max_pixels)
         self.fmt = self.family.fmt
         self.temperature, self.top_p, self.max_tokens = temperature, top_p, max_tokens
         self.max_screenshots, self.collapse_block = max_screenshots, collapse_block
@@ -214,14 +218,14 @@ class LLMPolicy:
 
     def start(self, task: TaskSpec, screen: tuple[int, int], desktop: Any) -> None:
         self._task, self._screen = task, tuple(screen)
-        self._system = system_prompt(self.family, self.space, self._screen)
-        self._tools = [tool_schema(self.space, self._screen)] if self.family.native_tools else None
+        self._system = system_prompt(self.family, self.geometry, self._screen)
+        self._tools = [tool_schema(self.geometry, self._screen)] if self.family.native_tools else None
         self._turns, self._pending, self._last = [], None, None
 
     def step(self, observation: Observation) -> PolicyStep:
         if self._task is None:
             raise RuntimeError("LLMPolicy.step before start")
-        image = screenshot_url(observation.screenshot_png, self.space)
+        image = screenshot_url(observation.screenshot_png, self.geometry)
         if self._pending is None:
             self._pending = self._next_turn(image, observation)
         else:  # the model never answered the last screenshot: show this one in its place

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from infra.computer_use.coords import Space
+from infra.computer_use.coords import Geometry, Space
 from infra.computer_use.formats import ToolFormat
 from skills.kit.vocabulary import TaskSpec
 
@@ -43,6 +43,7 @@ class Policy(Protocol):
     name: str  # "scripted" | "llm"
     model: str  # what goes into the trajectory's `model` field
     space: Space  # the coordinate space its calls are in
+    geometry: Geometry  # that space with the frame the model sees: how its coordinates map back
     fmt: ToolFormat  # the tool-call format of `assistant_raw`
 
     def start(self, task: TaskSpec, screen: tuple[int, int], desktop: Any) -> None:

@@ -83,7 +83,7 @@ def run_episode(
             )
             timings.policy_s += reply.seconds
             t = time.monotonic()
-            executed = execute_calls(desktop, reply.calls, policy.space) if reply.calls else []
+            executed = execute_calls(desktop, reply.calls, policy.geometry) if reply.calls else []
             timings.execute_s += time.monotonic() - t
             if reply.errors:
                 executed.append(

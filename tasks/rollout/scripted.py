@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from infra.computer_use.coords import Space
+from infra.computer_use.coords import Geometry, Space
 from infra.computer_use.formats import ToolFormat, render_calls
 from infra.errors import ConfigError
 from skills.kit import Family
@@ -118,6 +118,7 @@ class TeacherScreen:
 class ScriptedPolicy:
     name = "scripted"
     space = Space.SCREEN
+    geometry = Geometry(space=Space.SCREEN)
     fmt = ToolFormat.XML
 
     def __init__(self, family: Family, *, skip: int | None = None) -> None:

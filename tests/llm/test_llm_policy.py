@@ -481,6 +481,7 @@ def test_families_are_a_parameter_never_guessed():
         "qwen3.5": ("xml", "relative", False),
         "qwen3-vl": ("hermes", "relative", False),
         "qwen2.5-vl": ("hermes", "resized", False),
+        "qwen2-vl": ("hermes", "relative", False),
         "openai": ("hermes", "screen", True),
     }
     with pytest.raises(ConfigError, match="unknown model family"):

@@ -16,7 +16,7 @@ import torch
 from PIL import Image
 
 from infra.computer_use.conversation import model_png
-from infra.computer_use.coords import Space
+from infra.computer_use.coords import Geometry, Space
 from infra.computer_use.formats import ToolFormat, render_calls
 from infra.errors import ConfigError, TransientError
 from tests.training.fake_vllm import FakeVLLM, weights_digest
@@ -113,14 +113,20 @@ def test_an_episode_samples_on_the_server_and_keeps_its_tokens_and_logprobs(fake
         urls = [p["image_url"]["url"] for m in body["messages"] if isinstance(m["content"], list)
                 for p in m["content"] if p.get("type") == "image_url"]  # fmt: skip
         assert len(urls) == n + 1  # every screenshot so far (none collapsed yet)
-    # the screenshots travel losslessly, at the size the model sees them (smart_resize for qwen2.5-vl)
+    # the screenshots travel losslessly, at the frame the served (tiny) processor makes of them, so the
+    # server resizes nothing and the resized-pixel coordinates count the pixels the model saw
     last = fake.requests[-1]["messages"]
     sent = base64.b64decode(last[-1]["content"][1]["image_url"]["url"].split(",", 1)[1])
     with (
         Image.open(io.BytesIO(sent)) as got,
-        Image.open(io.BytesIO(model_png(_png("blue"), Space.RESIZED))) as want,
+        Image.open(
+            io.BytesIO(model_png(_png("blue"), Geometry.from_processor(processor, Space.RESIZED)))
+        ) as want,
     ):
-        assert got.size == want.size and got.convert("RGB").tobytes() == want.convert("RGB").tobytes()
+        assert (
+            got.size == want.size == (140, 84)
+            and got.convert("RGB").tobytes() == want.convert("RGB").tobytes()
+        )
     assert last[2]["content"] == steps[0].assistant_raw  # the earlier reply, as the policy read it
     assert "outside the screen" in last[-1]["content"][0]["text"]  # feedback on the failed action
 
