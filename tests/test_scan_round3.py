@@ -249,6 +249,17 @@ def test_conditional_parts_summed_in_the_reward_line_are_components(tail):
     assert scan_source(source) == [], _show(scan_source(source))
 
 
+def test_a_list_summed_in_the_reward_line_counts_its_appends():
+    # the held-out legit file ho3_parts_list_mean was flagged in the blind run: fixed afterwards
+    source = READS + (
+        'parts = []\nparts.append(1.0 if d["a"] == 1 else 0.0)\nparts.append(1.0 if d["b"] == 2 else 0.0)\n'
+        'print(f"REWARD: {sum(parts) / len(parts):.4f}")\n'
+    )
+    assert scan_source(source) == [], _show(scan_source(source))
+    one = source.replace('parts.append(1.0 if d["b"] == 2 else 0.0)\n', "")
+    assert "too_few_components" in _rules(one)
+
+
 @pytest.mark.parametrize(
     "tail",
     [

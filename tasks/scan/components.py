@@ -31,12 +31,12 @@ WRAPPERS = {"round", "float", "min", "max", "str", "int"}  # wrap the score with
 
 def _accumulator_appends(facts: Facts) -> int:
     # score = sum(parts) with parts.append(...) or parts["x"] = ... per check: each is one component
+    # (the sum may also sit in the REWARD line itself: print(f"REWARD: {sum(parts) / len(parts)}"))
+    roots = [*facts.score_bindings(), *(v for _, v, _ in facts.reward_prints if v is not None)]
     lists = {
         n
-        for name in facts.score_names
-        for b in facts.bindings.get(name, [])
-        if b.value is not None
-        for call in walk(b.value)
+        for root in roots
+        for call in walk(root)
         if isinstance(call, ast.Call) and facts.call_name(call) == "sum"
         for n in names_in(call)
     }
