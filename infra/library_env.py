@@ -11,8 +11,9 @@ package, the LLM gateway, the test session); calling it twice changes nothing.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-from infra.settings import get_settings
+from infra.settings import get_settings, private_dir
 
 LIBRARY_DEFAULTS = {
     # litellm: the bundled model price map, never the online one
@@ -39,6 +40,11 @@ LIBRARY_DEFAULTS = {
 def apply_library_defaults() -> None:
     for key, value in LIBRARY_DEFAULTS.items():
         os.environ.setdefault(key, value)
-    # Prefect's state lives in the project's var dir; Prefect creates only the last path component.
+    # Prefect's state lives in the project's var dir, private to its owner like the rest of it.
+    private_dir(get_settings().var_dir)
     os.environ.setdefault("PREFECT_HOME", str(get_settings().var_dir / "prefect"))
-    os.makedirs(os.environ["PREFECT_HOME"], exist_ok=True)
+    home = private_dir(Path(os.environ["PREFECT_HOME"]))
+    # SQLite creates its database with the umask's 0644 and gives its journals the database's mode.
+    database = home / "prefect.db"
+    if database.exists() and database.stat().st_mode & 0o077:
+        database.chmod(0o600)

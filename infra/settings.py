@@ -44,6 +44,16 @@ class Settings(BaseSettings):
         return self.var_dir / "work"
 
 
+def private_dir(path: Path) -> Path:
+    """Create `path` (and its parents) and make it 0700 when group or others may list or write it:
+    state folders hold what hostile scripts left (as host root's files), the warehouse and Prefect's
+    database. Search-only grants stay (libvirt gives QEMU o+x on the folders above its images)."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if path.stat().st_mode & 0o066:
+        path.chmod(0o700)
+    return path
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()

@@ -68,7 +68,7 @@ def connect(
     delay = 0.02
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only, config=config or {})
+            con = duckdb.connect(str(path), read_only=read_only, config=config or {})
         except duckdb.IOException as exc:
             if not _is_lock_error(exc):
                 raise WarehouseError(f"cannot open {path}: {exc}", hint="is it a DuckDB file?") from exc
@@ -79,6 +79,19 @@ def connect(
                 ) from exc
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
+            continue
+        if not read_only:
+            owner_only(path)
+            owner_only(path.with_name(path.name + ".wal"))
+        return con
+
+
+def owner_only(path: Path) -> None:
+    """Make a warehouse file 0600 (DuckDB creates its files with the umask's 0644): it holds every
+    script, review and score, and the writer is root."""
+    with contextlib.suppress(FileNotFoundError):
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
 
 
 @contextlib.contextmanager

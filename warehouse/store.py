@@ -21,7 +21,7 @@ from typing import Any
 
 import duckdb
 
-from warehouse.db import connect, migrate, sql, transaction
+from warehouse.db import connect, migrate, owner_only, sql, transaction
 
 log = logging.getLogger(__name__)
 
@@ -489,6 +489,7 @@ class Warehouse:
                 con.execute("CHECKPOINT")
             tmp = self.snapshot_path.with_name(f".{self.snapshot_path.name}.{os.getpid()}.tmp")
             shutil.copyfile(self.path, tmp)
+            owner_only(tmp)
             # Readers holding the old snapshot keep their inode; new readers see the new one.
             os.replace(tmp, self.snapshot_path)
             self._last_snapshot = time.monotonic()

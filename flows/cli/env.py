@@ -12,7 +12,7 @@ from flows.cli.console import console, handle_errors
 from infra.envs.local import SCRIPTS_DIR
 from infra.guest_python import require_guest_python
 from infra.sandbox import Bind, Isolation, Limits, run_in_sandbox
-from infra.settings import get_settings
+from infra.settings import get_settings, private_dir
 
 
 @click.group()
@@ -61,7 +61,7 @@ def run(
     guest = require_guest_python(settings.guest_venv_path)
     home = home.resolve()
     variables = dict(item.split("=", 1) for item in env_vars if "=" in item)
-    settings.var_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(settings.var_dir)
     with tempfile.TemporaryDirectory(dir=settings.var_dir, prefix="env-run-") as scripts:
         # The script is bound read-only beside the home, not copied into it (it is not task state).
         staged = Path(scripts) / script.name
@@ -74,6 +74,8 @@ def run(
             env=variables,
             binds=[Bind(Path(scripts), SCRIPTS_DIR)],
             guest_python=guest,
+            # Under var/, never beside the --home the user named (its parent is not ours to write).
+            identity_dir=settings.var_dir / "sandbox-identity",
             isolation=mode,
         )
     sys.stdout.write(result.stdout)

@@ -50,7 +50,13 @@ class FileEntry(BaseModel):
     size: int = 0
     mode: str = "0644"
     sha256: str | None = None
+    unhashed: str | None = None  # why a file has no sha256 (e.g. its apparent size is over the cap)
     target: str | None = None  # symlink target as written, not resolved
+
+
+def _fingerprint(f: FileEntry) -> tuple:
+    # A file too large to hash still shows a change of size.
+    return (f.sha256, f.kind, f.target, f.size if f.sha256 is None else None)
 
 
 class StateView(BaseModel):
@@ -84,11 +90,7 @@ class StateView(BaseModel):
         """Paths added, removed or modified since `before` (by content hash), in one line."""
         old = {f.path: f for f in before.files}
         new = {f.path: f for f in self.files}
-        changed = sorted(
-            p
-            for p in set(old) & set(new)
-            if (old[p].sha256, old[p].kind, old[p].target) != (new[p].sha256, new[p].kind, new[p].target)
-        )
+        changed = sorted(p for p in set(old) & set(new) if _fingerprint(old[p]) != _fingerprint(new[p]))
         parts = [
             f"{label}: {', '.join(paths[:40])}"
             for label, paths in (

@@ -9,6 +9,7 @@ component with O_NOFOLLOW, then checked through the open descriptor).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import logging
 import os
@@ -21,10 +22,15 @@ from pathlib import Path, PurePosixPath
 from infra.envs.base import FileEntry
 from infra.errors import EnvError
 from infra.sandbox import GUEST_HOME
+from infra.sandbox.tree import Node, TreeWalk, unsafe_bits
 
 log = logging.getLogger(__name__)
 
 MAX_STATE_ENTRIES = 20_000  # a script that creates millions of files must not stall the pipeline
+MAX_HASH_BYTES = 64 * 1024 * 1024  # state views hash files up to this apparent size, no further
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_NONBLOCK: opening a FIFO swapped in for a file must not wait for a writer.
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _SPECIAL_KINDS = (
     (stat.S_ISFIFO, "fifo"),
     (stat.S_ISSOCK, "socket"),
@@ -54,55 +60,65 @@ def special_kind(mode: int) -> str | None:
 
 def walk_state(home: Path, *, max_entries: int = MAX_STATE_ENTRIES) -> tuple[list[FileEntry], bool]:
     """List everything under `home` without following symlinks or opening anything but regular
-    files; returns (entries, truncated)."""
+    files; returns (entries, truncated). `truncated` is true whenever something is missing from
+    the list: past `max_entries`, nested deeper than the walk follows, or not listable."""
     entries: list[FileEntry] = []
-    stack = [home]
-    while stack:
-        current = stack.pop()
-        try:
-            children = sorted(os.scandir(current), key=lambda e: e.name)
-        except OSError:
-            continue
-        for child in children:
-            if len(entries) >= max_entries:
-                return entries, True
-            entry = _entry(home, child)
-            if entry is not None:
-                entries.append(entry)
-                if entry.kind == "dir":
-                    stack.append(Path(child.path))
-    entries.sort(key=lambda e: e.path)
-    return entries, False
-
-
-def _entry(home: Path, child: os.DirEntry) -> FileEntry | None:
-    rel = Path(child.path).relative_to(home).as_posix()
+    walk = TreeWalk(home)
+    truncated = False
     try:
-        st = child.stat(follow_symlinks=False)
-    except OSError:
-        return None  # removed while we listed it
+        with walk as nodes:
+            for node in nodes:
+                if len(entries) >= max_entries:
+                    truncated = True
+                    break
+                entry = _entry(node)
+                if entry is not None:
+                    entries.append(entry)
+    except FileNotFoundError:
+        return [], False  # no home yet: nothing to list
+    for gap in walk.incomplete:
+        log.warning("state of %s incomplete: %s", home, gap)
+    entries.sort(key=lambda e: e.path)
+    return entries, truncated or bool(walk.incomplete)
+
+
+def _entry(node: Node) -> FileEntry | None:
+    st, rel = node.st, node.rel
     mode = f"{stat.S_IMODE(st.st_mode):04o}"
     if stat.S_ISLNK(st.st_mode):
         with contextlib.suppress(OSError):
-            return FileEntry(path=rel, kind="symlink", mode=mode, target=os.readlink(child.path))
+            return FileEntry(
+                path=rel, kind="symlink", mode=mode, target=os.readlink(node.name, dir_fd=node.parent_fd)
+            )
         return None
     if stat.S_ISDIR(st.st_mode):
         return FileEntry(path=rel, kind="dir", mode=mode)
     if stat.S_ISREG(st.st_mode):
-        return FileEntry(path=rel, kind="file", size=st.st_size, mode=mode, sha256=_sha256(home, rel))
+        digest, unhashed = _sha256(node)
+        return FileEntry(path=rel, kind="file", size=st.st_size, mode=mode, sha256=digest, unhashed=unhashed)
     return FileEntry(path=rel, kind="other", mode=mode, target=special_kind(st.st_mode))
 
 
-def _sha256(home: Path, rel: str) -> str | None:
-    digest = hashlib.sha256()
+def _sha256(node: Node) -> tuple[str | None, str | None]:
+    """(hex digest, None), or (None, why not): a file whose apparent size is over MAX_HASH_BYTES is
+    not read (a sparse file of 8 blocks can claim gigabytes)."""
+    too_big = f"not hashed: over the {MAX_HASH_BYTES >> 20} MiB hash cap"
+    if node.st.st_size > MAX_HASH_BYTES:
+        return None, too_big
     try:
-        fd = open_in_home(home, rel)
-    except EnvError:
-        return None
+        fd = os.open(node.name, _READ_FLAGS, dir_fd=node.parent_fd)
+    except OSError:
+        return None, "not hashed: could not be opened"
     with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, "not hashed: not a regular file when opened"
+        digest, read = hashlib.sha256(), 0
         for block in iter(lambda: fh.read(1 << 20), b""):
+            read += len(block)
+            if read > MAX_HASH_BYTES:  # it grew after the stat
+                return None, too_big
             digest.update(block)
-    return digest.hexdigest()
+    return digest.hexdigest(), None
 
 
 def guest_relative(path: str) -> PurePosixPath:
@@ -158,19 +174,106 @@ def read_home_file(home: Path, path: str, *, max_bytes: int) -> bytes:
 
 
 def copy_home(src: Path, dst: Path) -> None:
-    """Copy a home (a snapshot, a restore): symlinks as links, FIFOs re-created empty, sockets and
-    device nodes left out (neither can be copied; both are listed in the state view)."""
-    shutil.copytree(src, dst, symlinks=True, copy_function=_copy_entry)
+    """Copy a home (a snapshot, a restore) to `dst`, which must not exist; EnvError when it cannot.
+
+    What leaves a sandbox is made safe on the way: no setuid, setgid or sticky bit survives, device
+    nodes and sockets are left out (both are listed in the state view), FIFOs are re-created empty,
+    symlinks are copied as links, xattrs are not copied, and holes stay holes (a 256 MB file written
+    with one seek stays 8 blocks). The copy goes by directory descriptors, so a tree past PATH_MAX
+    copies like any other; one nested deeper than the walk follows is refused, by name and depth.
+    """
+    walk = TreeWalk(src)
+    try:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        dst.mkdir(mode=0o700)
+        targets = [os.open(dst, _DIR_FLAGS)]
+        try:
+            with walk as nodes:
+                for node in nodes:
+                    while len(targets) > node.depth:  # back up to this node's folder
+                        os.close(targets.pop())
+                    made = _copy_node(node, targets[-1])
+                    if made is not None:
+                        targets.append(made)
+        finally:
+            for fd in targets:
+                os.close(fd)
+    except OSError as exc:
+        raise EnvError(
+            f"cannot copy the home {src} to {dst}: {exc}", hint="is the disk full, or the home gone?"
+        ) from exc
+    if walk.incomplete:
+        raise EnvError(
+            f"cannot copy the home {src}: {walk.incomplete[0]}",
+            hint=f"a home must be listable in full and at most {walk.max_depth} folders deep",
+        )
 
 
-def _copy_entry(src: str, dst: str) -> None:
-    st = os.lstat(src)
-    if stat.S_ISREG(st.st_mode):
-        shutil.copy2(src, dst, follow_symlinks=False)
-    elif stat.S_ISFIFO(st.st_mode):
-        os.mkfifo(dst, stat.S_IMODE(st.st_mode))
+def _copy_node(node: Node, target: int) -> int | None:
+    """Copy one entry into the folder `target`; returns the new folder's descriptor for a folder."""
+    mode = stat.S_IMODE(node.st.st_mode) & ~unsafe_bits(node.st.st_mode)
+    if node.is_dir:
+        os.mkdir(node.name, 0o700, dir_fd=target)
+        fd = os.open(node.name, _DIR_FLAGS, dir_fd=target)
+        os.fchmod(fd, mode)
+        return fd
+    if stat.S_ISLNK(node.st.st_mode):
+        os.symlink(os.readlink(node.name, dir_fd=node.parent_fd), node.name, dir_fd=target)
+    elif stat.S_ISREG(node.st.st_mode):
+        _copy_file(node, target)
+    elif stat.S_ISFIFO(node.st.st_mode):
+        os.mkfifo(node.name, mode & 0o777, dir_fd=target)
     else:
-        log.info("not copying %s (%s)", src, special_kind(st.st_mode) or "special file")
+        log.info("not copying %s (%s)", node.rel, special_kind(node.st.st_mode) or "special file")
+    return None
+
+
+def _copy_file(node: Node, target: int) -> None:
+    src = os.open(node.name, _READ_FLAGS, dir_fd=node.parent_fd)
+    try:
+        st = os.fstat(src)
+        if not stat.S_ISREG(st.st_mode):  # swapped after the walk saw it
+            return
+        dst = os.open(node.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=target)
+        try:
+            copy_sparse(src, dst, st.st_size)
+            os.fchmod(dst, stat.S_IMODE(st.st_mode) & ~unsafe_bits(st.st_mode))
+            os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
+        finally:
+            os.close(dst)
+    finally:
+        os.close(src)
+
+
+def copy_sparse(src: int, dst: int, size: int) -> None:
+    """Copy `size` bytes from `src` to `dst` writing only the data extents (SEEK_DATA/SEEK_HOLE),
+    so holes stay holes; the final truncate makes the tail hole and the exact size."""
+    pos = 0
+    while pos < size:
+        try:
+            start = os.lseek(src, pos, os.SEEK_DATA)
+            end = min(os.lseek(src, start, os.SEEK_HOLE), size)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:  # only a hole from here to the end
+                break
+            if exc.errno != errno.EINVAL:
+                raise
+            start, end = pos, size  # a file system without hole reporting: copy densely
+        if start >= size or not _copy_range(src, dst, start, end):
+            break
+        pos = end
+    os.ftruncate(dst, size)
+
+
+def _copy_range(src: int, dst: int, start: int, end: int) -> bool:
+    """Copy [start, end); False when the source ended early (it shrank while we copied)."""
+    while start < end:
+        block = os.pread(src, min(1 << 20, end - start), start)
+        if not block:
+            return False
+        os.pwrite(dst, block, start)
+        start += len(block)
+    return True
 
 
 @contextlib.contextmanager

@@ -40,6 +40,7 @@ from infra.envs.home import (
 from infra.errors import EnvError
 from infra.guest_python import require_guest_python
 from infra.sandbox import Bind, Isolation, Limits, prepare_home, run_in_sandbox
+from infra.settings import private_dir
 
 log = logging.getLogger(__name__)
 
@@ -173,8 +174,7 @@ class LocalProvider(EnvProvider):
         keep: bool = False,
         hub: HubRoute | None = None,
     ) -> None:
-        self.root = root.resolve()
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.root = private_dir(root.resolve())
         self.guest_python = require_guest_python(guest_python)
         self.limits = limits or Limits()
         self.isolation = isolation

@@ -13,6 +13,9 @@ What the sandbox guarantees (README "The sandbox" has the user-facing version):
   command line are readable there; it is started with a minimal environment and its arguments come
   from a memfd, so neither shows host secrets or host paths (bind sources still appear in
   /proc/self/mountinfo, which is why env and script folders have neutral, random names).
+- syscalls: a seccomp filter (seccomp.py) refuses setting setuid/setgid bits (files a script makes
+  are host root's when cuagym runs as root), io_uring, ptrace and a list of kernel surfaces no guest
+  script needs; after each run the home is stripped of such bits and of device nodes (tree.py).
 - environment: cleared; only the variables we set (and the caller's explicit `env`) are visible.
 - resources: wall-clock timeout (whole tree killed), memory cap and process cap (cgroup; a lowered
   RLIMIT_AS when no cgroup is writable), file-size cap, a total size and file-count cap on the home

@@ -18,7 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from infra.errors import SandboxStartError, SandboxUnavailableError
-from infra.sandbox import cgroups
+from infra.sandbox import cgroups, seccomp
 from infra.sandbox.limits import Limits
 
 GUEST_HOME = "/home/user"
@@ -55,8 +55,10 @@ def bwrap_path() -> str:
 
 
 def prepare_home(home: Path) -> None:
-    """Create the guest's standard home folders (an OSWorld Ubuntu guest has them)."""
-    home.mkdir(parents=True, exist_ok=True)
+    """Create the guest's standard home folders (an OSWorld Ubuntu guest has them). The home is
+    0700: what a hostile script leaves there is host root's, and no other host user may reach it."""
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    home.chmod(0o700)
     for sub in HOME_SUBDIRS:
         (home / sub).mkdir(exist_ok=True)
 
@@ -84,25 +86,43 @@ class SandboxCommand:
     command: list[str]
     caps: cgroups.CgroupCaps | None
     rlimit_memory: bool = False
+    seccomp: bytes | None = None  # a compiled filter (infra/sandbox/seccomp.py), installed by bwrap
 
     def spawn(self, **popen: object) -> subprocess.Popen:
-        """Start the sandbox (a new session, a minimal host environment, options through a memfd)."""
-        fd = os.memfd_create("bwrap-args", os.MFD_CLOEXEC)
+        """Start the sandbox (a new session, a minimal host environment, options and the seccomp
+        filter through memfds)."""
+        fds: list[int] = []
         try:
-            os.write(fd, b"".join(arg.encode() + b"\0" for arg in self.options))
-            os.lseek(fd, 0, os.SEEK_SET)
-            os.set_inheritable(fd, True)
-            argv = [*self.wrappers, bwrap_path(), "--args", str(fd), "--", *self.command]
+            options = list(self.options)
+            if self.seccomp is not None:
+                fds.append(_memfd("bwrap-seccomp", self.seccomp))
+                options += ["--seccomp", str(fds[-1])]
+            fds.append(_memfd("bwrap-args", b"".join(arg.encode() + b"\0" for arg in options)))
+            argv = [*self.wrappers, bwrap_path(), "--args", str(fds[-1]), "--", *self.command]
             try:
                 return subprocess.Popen(
-                    argv, env=HOST_ENV, start_new_session=True, close_fds=True, pass_fds=(fd,), **popen
+                    argv, env=HOST_ENV, start_new_session=True, close_fds=True, pass_fds=tuple(fds), **popen
                 )
             except OSError as exc:
                 raise SandboxStartError(
                     f"could not start the sandbox: {exc}", hint="check that bwrap and prlimit are installed"
                 ) from exc
         finally:
-            os.close(fd)
+            for fd in fds:
+                os.close(fd)
+
+
+def _memfd(name: str, data: bytes) -> int:
+    """An inheritable memfd holding `data`, positioned at its start (bwrap reads it from there)."""
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.set_inheritable(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _bind(src: Path, dest: str, *, writable: bool) -> list[str]:
@@ -233,4 +253,6 @@ def build_command(
     options += ["--remount-ro", "/"]
     options += _guest_env(path_dirs, env) + ["--chdir", GUEST_HOME]
     wrappers, caps = _wrappers(limits)
-    return SandboxCommand(wrappers, options, list(argv), caps, rlimit_memory=caps is None)
+    return SandboxCommand(
+        wrappers, options, list(argv), caps, rlimit_memory=caps is None, seccomp=seccomp.native_filter()
+    )

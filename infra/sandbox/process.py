@@ -14,6 +14,7 @@ from infra.sandbox.command import Bind, build_command, prepare_home
 from infra.sandbox.limits import Limits
 from infra.sandbox.quota import HomeQuota, QuotaWatch
 from infra.sandbox.run import kill_tree
+from infra.sandbox.tree import strip_privileges
 
 
 class SandboxProcess:
@@ -36,6 +37,7 @@ class SandboxProcess:
         network: bool = False,
     ) -> None:
         prepare_home(home)
+        self.home = home
         self.limits = limits or Limits(timeout_s=3600, memory_mb=4096)
         self.cmd = build_command(
             argv,
@@ -113,3 +115,4 @@ class SandboxProcess:
         if self.cmd.caps is not None:
             self.cmd.caps.remove()
         self._log.close()
+        strip_privileges(self.home)  # the process tree is gone: nothing can set the bits again

@@ -6,6 +6,10 @@ measures the home while the sandbox runs and kills it once the home is over its 
 is measured once more when it ends. Between two polls a script can overshoot by what it writes in
 one interval, bounded by the per-file cap times its open files; the run is still reported as
 `killed_for_disk` and never counts as a success.
+
+A file counts its apparent size when that is more than its blocks: a 256 MB file written with one
+seek holds 8 blocks but is 256 MB to everything that reads it (hashes, uploads, copies that do not
+keep holes). A home nested deeper than the walk can follow counts as over its cap.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from infra.sandbox.tree import TreeWalk
+
 POLL_S = 0.1
 
 
@@ -23,27 +29,29 @@ POLL_S = 0.1
 class HomeUsage:
     bytes: int
     files: int
+    unmeasured: str | None = None  # a part of the home the walk could not reach (too deep)
+
+
+def charged_bytes(st: os.stat_result) -> int:
+    """What one entry costs: the larger of its blocks and its apparent size. A sparse file costs
+    almost no blocks, but every copy, hash and upload of it handles its apparent size."""
+    return max(st.st_blocks * 512, st.st_size)
 
 
 def measure(home: Path, *, stop_after_files: int) -> HomeUsage:
-    """Disk blocks and entries under `home` (symlinks not followed; stops counting past the cap)."""
+    """Charged bytes and entries under `home` (symlinks not followed; stops counting past the cap)."""
     total = files = 0
-    stack = [str(home)]
-    while stack and files <= stop_after_files:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    files += 1
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    total += st.st_blocks * 512  # allocated, not apparent: sparse files cost nothing
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(entry.path)
-        except OSError:
-            continue
-    return HomeUsage(total, files)
+    walk = TreeWalk(home)
+    try:
+        with walk as nodes:
+            for node in nodes:
+                files += 1
+                total += charged_bytes(node.st)
+                if files > stop_after_files:
+                    break
+    except FileNotFoundError:
+        return HomeUsage(0, 0)
+    return HomeUsage(total, files, walk.too_deep)
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,8 @@ class HomeQuota:
             return f"the home holds {usage.bytes >> 20} MB, over its {self.max_bytes >> 20} MB cap"
         if usage.files > self.max_files:
             return f"the home holds more than {self.max_files} files and folders"
+        if usage.unmeasured is not None:  # what cannot be measured cannot be let through
+            return f"the home cannot be measured: {usage.unmeasured}"
         return None
 
 

@@ -7,6 +7,7 @@ import logging
 import os
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ from infra.sandbox.command import Bind, Isolation, SandboxCommand, build_command
 from infra.sandbox.limits import EXIT_DISK, EXIT_MEMORY, EXIT_TIMEOUT, Limits
 from infra.sandbox.output import StreamCapture, pump
 from infra.sandbox.quota import HomeQuota, QuotaWatch
+from infra.sandbox.tree import strip_privileges
 
 log = logging.getLogger(__name__)
 
@@ -86,26 +88,30 @@ def run_in_sandbox(
     env = dict(env or {})
     prepare_home(home)
     quota = HomeQuota(home, limits.max_home_mb * 1024 * 1024, limits.max_home_files)
-    if isolation is Isolation.NONE:
-        return _run_unisolated(
-            argv, home=home, limits=limits, env=env, stdin=stdin, guest_python=guest_python, quota=quota
-        )
-    identity_dir = identity_dir or home.parent / ".sandbox-identity"
-    cmd = build_command(
-        argv,
-        home=home,
-        limits=limits,
-        env=env,
-        binds=binds,
-        network=network,
-        guest_python=guest_python,
-        identity_dir=identity_dir,
-    )
     try:
-        return _execute(cmd, limits, stdin, quota, lambda: cmd.spawn(**_pipes(stdin)))
+        if isolation is Isolation.NONE:
+            return _run_unisolated(
+                argv, home=home, limits=limits, env=env, stdin=stdin, guest_python=guest_python, quota=quota
+            )
+        with contextlib.ExitStack() as cleanup:
+            if identity_dir is None:  # a private folder, never one beside a home the caller named
+                identity_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="cuagym-id-")))
+            cmd = build_command(
+                argv,
+                home=home,
+                limits=limits,
+                env=env,
+                binds=binds,
+                network=network,
+                guest_python=guest_python,
+                identity_dir=identity_dir,
+            )
+            if cmd.caps is not None:
+                cleanup.callback(cmd.caps.remove)
+            return _execute(cmd, limits, stdin, quota, lambda: cmd.spawn(**_pipes(stdin)))
     finally:
-        if cmd.caps is not None:
-            cmd.caps.remove()
+        # Nothing of the run is alive any more: what it left must not be a setuid file on the host.
+        strip_privileges(home)
 
 
 def _pipes(stdin: bytes | None) -> dict:
