@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from infra.errors import ConfigError
 
-Family = Literal["qwen3.5", "qwen3-vl", "qwen2.5-vl"]  # the chat/tool-call formats training can render
+Family = Literal["qwen3.5", "qwen3-vl", "qwen2.5-vl", "qwen2-vl"]  # the chat/tool-call formats training can render
 
 
 class _Common(BaseModel):

@@ -1,7 +1,8 @@
 """Supervised fine-tuning on successful trajectories (CUA-Gym appendix C.2), on transformers' Trainer.
 
-`run_sft(config)` reads the trajectory datasets into sliced chat samples (training/data.py), encodes
-them with the policy's processor (training/collate.py: assistant-only labels of each slice's new
+`run_sft(config)` reads the trajectory datasets into sliced chat samples (training/data.py), keeps
+them on disk and encodes each when it is trained (training/sft_data.py: memory stays flat as the
+dataset grows) with the policy's processor (training/collate.py: assistant-only labels of each slice's new
 turns, screenshots as pixel inputs) and trains with `transformers.Trainer`: AdamW, a cosine decay from
 `learning_rate` to `min_learning_rate` (`cosine_with_min_lr`), weight decay, gradient clipping and
 accumulation, epochs, checkpoints every `save_steps` (model + processor via `save_pretrained`, plus
@@ -47,11 +48,10 @@ from transformers import (
 )
 from transformers.trainer_utils import get_last_checkpoint
 
-from infra.computer_use.coords import Geometry
 from infra.errors import ConfigError
-from training.collate import IGNORE, collate, encode_sample
+from training.collate import IGNORE, collate
 from training.config import SFTConfig, open_run_store
-from training.data import sft_samples, trainable_family
+from training.sft_data import SliceDataset, build_slice_cache
 from training.tiny import TINY_MODEL, ImageQwen2VLProcessor, tiny_policy
 from warehouse.store import Warehouse
 
@@ -119,26 +119,11 @@ class FeatureDataset(torch.utils.data.Dataset):
         return self.features[index]
 
 
-def encode_samples(config: SFTConfig, processor: Any) -> tuple[list[dict[str, torch.Tensor]], int]:
-    """Every successful trajectory's slices, encoded; slices over `max_length` or with no trained token
-    are dropped and counted (all encoded up front, so the count is known before step 1)."""
-    features, dropped = [], 0
-    geometry = Geometry.from_processor(processor, trainable_family(config.family).space)
-    for sample in sft_samples(
-        list(config.datasets),
-        config.family,
-        interval=config.traj_slice_interval,
-        max_screenshots=config.max_screenshots,
-        max_calls=config.max_calls_per_turn,
-        geometry=geometry,
-    ):
-        encoded = encode_sample(processor, sample)
-        if len(encoded["input_ids"]) > config.max_length or not (encoded["labels"] != IGNORE).any():
-            dropped += 1
-            continue
-        features.append(encoded)
-    log.info("sft samples: kept=%d dropped=%d", len(features), dropped)
-    return features, dropped
+def encode_samples(config: SFTConfig, processor: Any) -> tuple[SliceDataset, int]:
+    """Every successful trajectory's slices, checked once and kept on disk (training/sft_data.py);
+    slices over `max_length` or with no trained token are dropped and counted before step 1. Each
+    kept slice is encoded when the Trainer reads it, so memory does not grow with the dataset."""
+    return build_slice_cache(config, processor)
 
 
 class _CountingTrainer(Trainer):
@@ -233,13 +218,18 @@ def training_arguments(config: SFTConfig) -> TrainingArguments:
     )
 
 
-def sft_trainer(config: SFTConfig, model: Any, processor: Any, features: list[dict]) -> _CountingTrainer:
-    """The `Trainer` `run_sft` trains with, on encoded `features` (bench/training.py times this one)."""
+def sft_trainer(
+    config: SFTConfig, model: Any, processor: Any, features: torch.utils.data.Dataset | list[dict]
+) -> _CountingTrainer:
+    """The `Trainer` `run_sft` trains with, on `features`: a dataset of encoded slices (what
+    `encode_samples` returns) or a list of them (bench/training.py times this one)."""
     pad_id = processor.tokenizer.pad_token_id
     trainer = _CountingTrainer(
         model=model,
         args=training_arguments(config),
-        train_dataset=FeatureDataset(features),
+        train_dataset=features
+        if isinstance(features, torch.utils.data.Dataset)
+        else FeatureDataset(features),
         data_collator=lambda batch: collate(batch, pad_id),
         processing_class=processor,
     )
