@@ -89,7 +89,10 @@ class Warehouse:
 
     # --- runs ------------------------------------------------------------------------------------
 
-    def start_run(self, run_id: str, *, backend: str, seed: int, git_rev: str, params: dict) -> None:
+    def start_run(
+        self, run_id: str, *, backend: str, seed: int, git_rev: str, params: dict, kind: str = "synth"
+    ) -> None:
+        """Record a run as running; `kind` is synth (it samples a batch) or retry (it re-attempts)."""
         with self._write() as con:
             con.execute(
                 sql("insert_run"),
@@ -100,6 +103,7 @@ class Warehouse:
                     "seed": seed,
                     "git_rev": git_rev,
                     "params": _json(params),
+                    "kind": kind,
                 },
             )
 
@@ -147,13 +151,20 @@ class Warehouse:
     # --- tuples and rounds -----------------------------------------------------------------------
 
     def start_tuple(self, task_id: str, run_id: str, provenance: dict) -> int:
-        """Mark the tuple `generating` and return its attempt number (1, or previous + 1)."""
+        """Mark the tuple `generating` and return its attempt number (1, or previous + 1). The tuple
+        keeps the run that first started it; the attempt records `run_id` (e.g. a retry run)."""
+        now = _now()
         with self._write() as con:
             row = con.execute(
                 sql("start_tuple"),
-                {"task_id": task_id, "run_id": run_id, "provenance": _json(provenance), "now": _now()},
+                {"task_id": task_id, "run_id": run_id, "provenance": _json(provenance), "now": now},
             ).fetchone()
-        return int(row[0])
+            attempt = int(row[0])
+            con.execute(
+                sql("insert_attempt"),
+                {"task_id": task_id, "attempt": attempt, "run_id": run_id, "now": now},
+            )
+        return attempt
 
     def save_round(self, row: dict, findings: Sequence[dict] = (), mutants: Sequence[dict] = ()) -> None:
         """Record one finished round (its scan findings, its mutants) and the tuple's progress, atomically."""
@@ -175,6 +186,9 @@ class Warehouse:
                 "mutation_units",
                 "mutation_total",
                 "mutation_killed",
+                "mutation_skipped",
+                "mutation_truncated",
+                "mutation_error",
             )
         }
         keys |= {
@@ -189,6 +203,8 @@ class Warehouse:
                 con.execute(sql("insert_finding"), where | f)
             for m in mutants:
                 con.execute(sql("insert_mutant"), where | m)
+            for skip in row.get("mutation_skips") or ():
+                con.execute(sql("insert_mutation_skip"), where | skip)
             con.execute(
                 sql("update_tuple_progress"),
                 {
@@ -212,20 +228,22 @@ class Warehouse:
         error: str | None,
         seconds: float,
     ) -> None:
+        columns = {
+            "task_id": task_id,
+            "status": status,
+            "rounds": rounds,
+            "reward_initial": reward_initial,
+            "reward_golden": reward_golden,
+            "reject_reason": reject_reason,
+            "error": error,
+            "seconds": seconds,
+            "now": _now(),
+        }
         with self._write() as con:
+            con.execute(sql("finish_tuple"), columns)
             con.execute(
-                sql("finish_tuple"),
-                {
-                    "task_id": task_id,
-                    "status": status,
-                    "rounds": rounds,
-                    "reward_initial": reward_initial,
-                    "reward_golden": reward_golden,
-                    "reject_reason": reject_reason,
-                    "error": error,
-                    "seconds": seconds,
-                    "now": _now(),
-                },
+                sql("finish_attempt"),
+                {k: columns[k] for k in ("task_id", "status", "reject_reason", "rounds", "seconds", "now")},
             )
 
     def mark_exported(self, task_id: str, bundle_path: str) -> None:

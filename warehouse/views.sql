@@ -92,30 +92,52 @@ FROM tuples t WHERE t.status IN ('verified', 'exported')
 GROUP BY ALL;
 
 -- Time, tokens and money per verified tuple, per run (tokens and cost are 0 for the procedural backend).
+-- A tuple counts once, for the run that sampled it: its retries' time and model calls are part of
+-- what its run's verified tuples cost (attempts says how many attempts that took in all).
 CREATE OR REPLACE VIEW cost_per_verified AS
-WITH per_run AS (
+WITH spent AS (
+    SELECT task_id, sum(seconds) AS seconds, count(*) AS attempts FROM attempts GROUP BY ALL
+),
+per_run AS (
     SELECT t.run_id, count(*) FILTER (t.status IN ('verified', 'exported')) AS verified,
-           sum(t.seconds) AS seconds
-    FROM tuples t GROUP BY ALL
+           sum(coalesce(a.seconds, t.seconds)) AS seconds, sum(coalesce(a.attempts, 1)) AS attempts
+    FROM tuples t LEFT JOIN spent a USING (task_id) GROUP BY ALL
 ),
 llm AS (
-    SELECT run_id, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
-           sum(cost_usd) AS cost_usd
-    FROM llm_calls GROUP BY ALL
+    SELECT coalesce(t.run_id, c.run_id) AS run_id, sum(c.input_tokens) AS input_tokens,
+           sum(c.output_tokens) AS output_tokens, sum(c.cost_usd) AS cost_usd
+    FROM llm_calls c LEFT JOIN tuples t USING (task_id) GROUP BY ALL
 )
 SELECT p.run_id, p.verified, round(p.seconds, 2) AS seconds,
        round(p.seconds / nullif(p.verified, 0), 3) AS seconds_per_verified,
        coalesce(l.input_tokens, 0) / nullif(p.verified, 0) AS input_tokens_per_verified,
        coalesce(l.output_tokens, 0) / nullif(p.verified, 0) AS output_tokens_per_verified,
-       l.cost_usd / nullif(p.verified, 0) AS cost_usd_per_verified
+       l.cost_usd / nullif(p.verified, 0) AS cost_usd_per_verified, p.attempts
 FROM per_run p LEFT JOIN llm l USING (run_id);
 
+-- What each run did, synth and retry runs alike: the attempts it made and how they ended (a retry
+-- run's verified attempts are tuples it rescued; the tuples still count for the run that sampled them).
+CREATE OR REPLACE VIEW attempts_by_run AS
+SELECT r.run_id, r.kind, r.status AS run_status, r.started_at, count(a.task_id) AS attempts,
+       count(*) FILTER (a.status = 'verified') AS verified,
+       count(*) FILTER (a.status = 'rejected') AS rejected,
+       count(*) FILTER (a.status = 'generating') AS unfinished,
+       sum(a.seconds) AS seconds
+FROM runs r LEFT JOIN attempts a USING (run_id)
+GROUP BY ALL;
+
 -- Mutation testing per tuple: the latest round of its latest attempt that reached the stage.
+-- skipped: planned mutants that could not be built or graded; a stage that could not test the
+-- reward (mutation_error) failed its round.
 CREATE OR REPLACE VIEW mutation_by_tuple AS
 SELECT r.task_id, s.family, s.apps[1] AS app, t.run_id, t.status, r.attempt, r.round,
        r.mutation_units AS units, r.mutation_total AS mutants, r.mutation_killed AS killed,
        r.mutation_total - r.mutation_killed AS survived,
-       CASE WHEN r.mutation_total > 0 THEN r.mutation_killed / r.mutation_total END AS mutation_score
+       CASE WHEN r.mutation_total > 0 THEN r.mutation_killed / r.mutation_total END AS mutation_score,
+       coalesce(r.mutation_skipped, 0) AS skipped,
+       coalesce(r.mutation_skipped, 0) / nullif(r.mutation_total + coalesce(r.mutation_skipped, 0), 0)
+           AS skipped_share,
+       coalesce(r.mutation_truncated, false) AS truncated, r.mutation_error
 FROM rounds r JOIN specs s USING (task_id) LEFT JOIN tuples t USING (task_id)
 WHERE r.mutation_total IS NOT NULL
 QUALIFY row_number() OVER (PARTITION BY r.task_id ORDER BY r.attempt DESC, r.round DESC) = 1;
@@ -124,7 +146,9 @@ QUALIFY row_number() OVER (PARTITION BY r.task_id ORDER BY r.attempt DESC, r.rou
 CREATE OR REPLACE VIEW mutation_by_family AS
 SELECT family, count(*) AS tuples, sum(mutants) AS mutants, sum(killed) AS killed,
        sum(killed) / nullif(sum(mutants), 0) AS mutation_score,
-       count(*) FILTER (WHERE survived > 0) AS tuples_with_survivors
+       count(*) FILTER (WHERE survived > 0) AS tuples_with_survivors,
+       sum(skipped) AS skipped, sum(skipped) / nullif(sum(mutants) + sum(skipped), 0) AS skipped_share,
+       count(*) FILTER (WHERE mutation_error IS NOT NULL) AS tuples_with_stage_errors
 FROM mutation_by_tuple GROUP BY family;
 
 CREATE OR REPLACE VIEW mutation_by_app AS
@@ -136,6 +160,11 @@ CREATE OR REPLACE VIEW mutation_by_run AS
 SELECT run_id, count(*) AS tuples, sum(mutants) AS mutants, sum(killed) AS killed,
        sum(killed) / nullif(sum(mutants), 0) AS mutation_score
 FROM mutation_by_tuple GROUP BY run_id;
+
+-- The mutants a round planned but could not build or grade, and why.
+CREATE OR REPLACE VIEW skipped_mutants AS
+SELECT k.task_id, s.family, k.attempt, k.round, k.mutant_id, k.path, k.why
+FROM mutation_skips k JOIN specs s USING (task_id);
 
 -- The mutants a reward gave full credit to: what to fix, family by family.
 CREATE OR REPLACE VIEW surviving_mutants AS

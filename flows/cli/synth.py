@@ -316,6 +316,8 @@ def retry(
     )
     summary = with_progress(lambda: retry_flow(params))
     print_summary(summary)
+    if not summary.outcomes:
+        console.print(f"retry run {summary.run_id}: no tuple matched the selection (0 retried)")
     exit_if_failed(summary)
 
 
