@@ -23,7 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from infra.errors import ConfigError
 
-Family = Literal["qwen3.5", "qwen3-vl", "qwen2.5-vl", "qwen2-vl"]  # the chat/tool-call formats training can render
+Family = Literal[
+    "qwen3.5", "qwen3-vl", "qwen2.5-vl", "qwen2-vl"
+]  # the chat/tool-call formats training can render
 
 
 class _Common(BaseModel):
@@ -38,6 +40,20 @@ class _Common(BaseModel):
     output_dir: Path = Field(Path("var/training"), description="checkpoints and run files go here")
     seed: int = Field(0, ge=0, description="seed for data order and sampling")
     bf16: bool = Field(False, description="bf16 mixed precision (the paper's; needs a GPU that has it)")
+    gradient_checkpointing: bool = Field(
+        False, description="recompute activations in the backward pass: less memory, ~30% more compute"
+    )
+    lora_rank: int = Field(
+        0, ge=0, le=1024, description="LoRA rank through peft (training/adapters.py); 0: full fine-tuning"
+    )
+    lora_alpha: int = Field(32, ge=1, description="LoRA scaling numerator (alpha / rank scales the update)")
+    lora_dropout: float = Field(0.05, ge=0, lt=1, description="dropout on the LoRA branch")
+    lora_targets: tuple[str, ...] = Field(
+        ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"),
+        min_length=1,
+        description="module names LoRA adapts: the language model's projections (the vision tower's "
+        "fused qkv/proj are not among them and stay frozen)",
+    )
     max_length: int = Field(
         262_144, ge=256, description="longest sample in tokens; longer slices are dropped and counted"
     )

@@ -54,6 +54,7 @@ from typing import Any
 import torch
 
 from infra.errors import ConfigError
+from training.adapters import load_adapter_weights, prepare_model, save_model
 from training.checkpoint import Checkpoint, CheckpointError, find_checkpoint, write_checkpoint
 from training.config import GSPOConfig, open_run_store
 from training.frontier import TaskFrontier, draw_tasks
@@ -220,7 +221,7 @@ class GSPOUpdate:
 
     def save(self, path: Path) -> Path:
         path.mkdir(parents=True, exist_ok=True)
-        self.model.save_pretrained(path)
+        save_model(self.model, path)  # a plain model (adapters merged), and the adapters beside it
         self.processor.save_pretrained(path)
         return path
 
@@ -407,13 +408,23 @@ def run_gspo(
 
 
 def _load_model(config: GSPOConfig, resume: Checkpoint | None, load_policy) -> tuple[Any, Any]:
-    """The policy to train: the checkpoint's weights when resuming, else `config.model`."""
+    """The policy to train: the checkpoint's weights when resuming, else `config.model`, prepared as
+    the config asks (LoRA, gradient checkpointing). A LoRA run resumes from `config.model` with the
+    checkpoint's adapters, so the saved AdamW state meets the very parameters it was taken on."""
     if resume is None:
-        return load_policy(config.model, seed=config.seed)
+        model, processor = load_policy(config.model, seed=config.seed)
+        return prepare_model(model, config), processor
     try:
-        return load_policy(str(resume.path), seed=config.seed)
-    except ConfigError as exc:
+        if config.lora_rank:
+            model, processor = load_policy(config.model, seed=config.seed)
+            model = prepare_model(model, config)
+            load_adapter_weights(model, resume.path)
+            return model, processor
+        model, processor = load_policy(str(resume.path), seed=config.seed)
+        return prepare_model(model, config), processor
+    except (ConfigError, OSError, ValueError) as exc:
+        message = exc.message if isinstance(exc, ConfigError) else str(exc)
         raise CheckpointError(
-            f"cannot load the weights of {resume.path}: {exc.message}",
+            f"cannot load the weights of {resume.path}: {message}",
             hint=f"remove {resume.path} to resume from the checkpoint before it",
         ) from exc

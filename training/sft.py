@@ -49,6 +49,7 @@ from transformers import (
 from transformers.trainer_utils import get_last_checkpoint
 
 from infra.errors import ConfigError
+from training.adapters import is_adapted, prepare_model, save_model
 from training.collate import IGNORE, collate
 from training.config import SFTConfig, open_run_store
 from training.sft_data import SliceDataset, build_slice_cache
@@ -144,6 +145,12 @@ class _CountingTrainer(Trainer):
         # from the base weights (huggingface/transformers#43701, open). `from_pretrained` applies the
         # key mapping; strict catches the rest.
         model = model if model is not None else self.model
+        if is_adapted(model):  # a LoRA run's checkpoints hold its adapters (peft's save_pretrained)
+            from peft import set_peft_model_state_dict
+            from safetensors.torch import load_file
+
+            set_peft_model_state_dict(model, load_file(f"{resume_from_checkpoint}/adapter_model.safetensors"))
+            return
         dtype = next(model.parameters()).dtype
         saved = type(model).from_pretrained(resume_from_checkpoint, dtype=dtype)
         model.load_state_dict(saved.state_dict(), strict=True)
@@ -247,6 +254,7 @@ def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
     output_dir = Path(config.output_dir)
     run_id = run_id_for("sft", output_dir)
     model, processor = load_policy(config.model, seed=config.seed)
+    model = prepare_model(model, config)  # LoRA, gradient checkpointing
     features, dropped = encode_samples(config, processor)
     if not features:
         raise ConfigError(
@@ -271,7 +279,8 @@ def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
     log.info("sft run %s: %d samples, resuming from %s", run_id, len(features), last or "scratch")
     try:
         trainer.train(resume_from_checkpoint=last)
-        trainer.save_model(str(output_dir))  # model + processor (processing_class), save_pretrained
+        save_model(trainer.model, output_dir)  # a plain model (a LoRA run's adapters merged)
+        processor.save_pretrained(output_dir)
     except BaseException as exc:
         if store is not None:
             store.finish_training_run(run_id, status="failed", summary={"error": repr(exc)})
