@@ -11,7 +11,7 @@ from transformers import Qwen2VLForConditionalGeneration
 from training.adapters import ADAPTER_DIR, is_adapted, prepare_model, save_model
 from training.checkpoint import find_checkpoint
 from training.config import load_config
-from training.gspo import GSPOUpdate, Rollout, _load_model
+from training.gspo import GSPOUpdate, _load_model
 from training.sft import load_policy, run_sft
 from training.tiny import tiny_policy
 
@@ -55,7 +55,9 @@ def test_sft_with_lora_and_checkpointing_trains_only_adapters_and_saves_a_plain_
 def lora_rollouts():
     torch.manual_seed(0)
     model, processor = tiny_policy()
-    model = prepare_model(model, load_config(None, {"model": "tiny:qwen2-vl", "tuples": ["x"]} | LORA, kind="gspo"))
+    model = prepare_model(
+        model, load_config(None, {"model": "tiny:qwen2-vl", "tuples": ["x"]} | LORA, kind="gspo")
+    )
     model.eval()
     from training.local_policy import LocalPolicy
 
