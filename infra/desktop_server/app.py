@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from . import routes_exec, routes_files, routes_screen, routes_windows
+from . import routes_exec, routes_files, routes_screen, routes_wallpaper, routes_windows
 from .replies import HttpError, error_response, reply
 from .session import Session
 
@@ -92,6 +92,7 @@ def create_app(session: Session, token: str) -> TokenGuard:
         *routes_files.make_routes(),
         *routes_screen.make_routes(session),
         *routes_windows.make_routes(session),
+        *routes_wallpaper.make_routes(),
         Route("/cuagym/health", health, methods=["GET"]),
     ]
     app = Starlette(routes=routes, exception_handlers={HttpError: _http_error, Exception: _unexpected})

@@ -1,5 +1,12 @@
-"""Routes that run commands in the guest: /execute, /setup/execute, /run_python, /run_bash_script,
-/setup/launch — request and response shapes as OSWorld's desktop_env server (Flask) has them.
+"""Routes that run commands in the guest: /execute, /setup/execute, /execute_with_verification,
+/setup/execute_with_verification, /run_python, /run_bash_script, /setup/launch — request and response
+shapes as OSWorld's desktop_env server (Flask) has them.
+
+/execute_with_verification runs the command, then polls `verification` every `check_interval` s
+for up to `max_wait_time` s: `window_exists` (a title substring, case-insensitive) and/or
+`command_success` (a shell command that must exit 0 within 5 s). Passed: the /execute reply plus
+`verification: "passed"` and `wait_time`; not passed in time: 500 with `status:
+"verification_failed"`.
 
 cuagym extensions, which OSWorld's controllers never send: /execute accepts `timeout` (seconds,
 default 120 as OSWorld) and `env` (extra variables); a timed-out /execute answers 500 with
@@ -13,6 +20,7 @@ import os
 import shlex
 import subprocess
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -20,11 +28,13 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from .replies import HttpError, json_body, reply, run_captured, text
+from .routes_windows import list_windows
 from .session import Session
 
 EXECUTE_TIMEOUT_S = 120.0  # OSWorld's fixed value
 RUN_PYTHON_TIMEOUT_S = 30.0
 BASH_DEFAULT_TIMEOUT_S = 100.0
+VERIFY_COMMAND_TIMEOUT_S = 5.0  # OSWorld's, for each `command_success` check
 
 
 def _command(data: dict) -> tuple[list[str] | str, bool]:
@@ -53,6 +63,9 @@ def make_routes(session: Session) -> list[Route]:
         return await _in_thread(_execute, command, shell, timeout_s, extra_env)
 
     def _execute(command, shell, timeout_s, extra_env):
+        return reply(_run(command, shell, timeout_s, extra_env))
+
+    def _run(command, shell, timeout_s, extra_env=None) -> dict:
         try:
             code, out, err = run_captured(command, shell=shell, timeout_s=timeout_s, env=extra_env)
         except subprocess.TimeoutExpired:
@@ -66,7 +79,38 @@ def make_routes(session: Session) -> list[Route]:
             ) from None
         except OSError as exc:
             raise HttpError(500, {"status": "error", "message": str(exc)}) from None
-        return reply({"status": "success", "output": out, "error": err, "returncode": code})
+        return {"status": "success", "output": out, "error": err, "returncode": code}
+
+    async def execute_with_verification(request: Request):
+        data = await json_body(request)
+        command, shell = _command(data)
+        verification = data.get("verification") or {}
+        if not isinstance(verification, dict):
+            raise HttpError(400, {"status": "error", "message": "verification must be an object"})
+        try:
+            max_wait_s = float(data.get("max_wait_time", 10))
+            interval_s = max(float(data.get("check_interval", 1)), 0.05)
+        except (TypeError, ValueError):
+            raise HttpError(
+                400, {"status": "error", "message": "max_wait_time and check_interval are seconds"}
+            ) from None
+        return await _in_thread(_execute_verified, command, shell, verification, max_wait_s, interval_s)
+
+    def _execute_verified(command, shell, verification: dict, max_wait_s: float, interval_s: float):
+        result = _run(command, shell, EXECUTE_TIMEOUT_S)
+        if not verification:
+            return reply(result)
+        started = time.monotonic()
+        while True:
+            if _verified(verification):
+                return reply({**result, "verification": "passed", "wait_time": time.monotonic() - started})
+            if time.monotonic() - started + interval_s > max_wait_s:
+                break
+            time.sleep(interval_s)
+        raise HttpError(
+            500,
+            {**result, "status": "verification_failed", "verification": "failed", "wait_time": max_wait_s},
+        )
 
     async def run_python(request: Request):
         data = await json_body(request)
@@ -185,10 +229,30 @@ def make_routes(session: Session) -> list[Route]:
     return [
         Route("/execute", execute, methods=["POST"]),
         Route("/setup/execute", execute, methods=["POST"]),
+        Route("/execute_with_verification", execute_with_verification, methods=["POST"]),
+        Route("/setup/execute_with_verification", execute_with_verification, methods=["POST"]),
         Route("/run_python", run_python, methods=["POST"]),
         Route("/run_bash_script", run_bash_script, methods=["POST"]),
         Route("/setup/launch", launch, methods=["POST"]),
     ]
+
+
+def _verified(verification: dict) -> bool:
+    """Whether every check in OSWorld's `verification` holds now."""
+    name = verification.get("window_exists")
+    if name is not None:
+        titles = "\n".join(title for _, title in list_windows()).lower()
+        if str(name).lower() not in titles:
+            return False
+    check = verification.get("command_success")
+    if check is not None:
+        try:
+            code, _, _ = run_captured(str(check), shell=True, timeout_s=VERIFY_COMMAND_TIMEOUT_S)
+        except (subprocess.TimeoutExpired, OSError):
+            return False
+        if code != 0:
+            return False
+    return True
 
 
 async def _in_thread(fn, *args):

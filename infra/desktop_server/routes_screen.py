@@ -1,10 +1,15 @@
 """Screen routes: GET /screenshot, /cursor_position, /platform, /accessibility, /terminal and
-POST /screen_size (OSWorld's shapes).
+POST /screen_size, /start_recording, /end_recording (OSWorld's shapes).
 
 Screenshots come from mss (a shared-memory grab of the X server, a few ms) with the cursor drawn in,
 as OSWorld's server pastes it; PNG at zlib level 1, because encoding dominates the latency and the
 bytes stay on this machine. The accessibility tree is read by a11y.py in Debian's own Python (the
 only one with pyatspi), so the server's venv needs no system packages.
+
+Recording cannot be meaningful here: OSWorld's server records with ffmpeg's x11grab into an MP4,
+and no desktop (sandbox, image or VM guest) has ffmpeg. Both recording routes answer at once with
+OSWorld's reply for a platform without it (501, "Recording not yet implemented …"), so the
+controller logs the failure instead of timing out.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ A11Y_SCRIPT = Path(__file__).with_name("a11y.py")
 SYSTEM_PYTHON = "/usr/bin/python3"
 A11Y_TIMEOUT_S = 120.0
 PNG_LEVEL = 1
+NO_RECORDING = "Recording not yet implemented in this desktop: it has no ffmpeg (x11grab)."
 
 _local = threading.local()
 
@@ -120,7 +126,12 @@ def make_routes(session: Session) -> list[Route]:
         found = json.loads(await run_in_threadpool(dump_accessibility, session, "terminal"))
         return reply({"output": found.get("output"), "status": "success"})
 
+    async def recording(request: Request):
+        return text(NO_RECORDING, 501)
+
     return [
+        Route("/start_recording", recording, methods=["POST"]),
+        Route("/end_recording", recording, methods=["POST"]),
         Route("/screenshot", screenshot, methods=["GET"]),
         Route("/cursor_position", cursor_position, methods=["GET"]),
         Route("/screen_size", screen_size, methods=["POST"]),

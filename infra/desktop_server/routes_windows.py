@@ -1,4 +1,5 @@
-"""Window routes: POST /setup/open_file, /setup/activate_window, /setup/close_window (OSWorld's shapes).
+"""Window routes: POST /setup/open_file, /setup/activate_window, /setup/close_window, /window_size
+(OSWorld's shapes).
 
 /setup/open_file returns only once a window whose title contains the file name (or `window_name`)
 is up, activated and painted (settle.py), or answers 500 after `timeout_seconds` (default 1800, as
@@ -7,6 +8,9 @@ in the app for their type (LibreOffice for office documents, as on an OSWorld gu
 path with no app here is a 422, a missing one a 404. activate/close match titles as `wmctrl -a/-c`
 does (substring, case-insensitive; `strict` = whole title, case-sensitive; `by_class` = WM_CLASS)
 and, unlike OSWorld's server, answer 404 when no window matched instead of claiming success.
+/window_size (form `app_class_name`) answers {width, height} of the first managed window whose
+WM_CLASS instance or class equals the name (case-insensitive), read from the X server as OSWorld's
+server does; 404 {error} when none matches (OSWorld's server then fails with a bare 500).
 """
 
 from __future__ import annotations
@@ -19,9 +23,9 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.routing import Route
 
-from .replies import HttpError, guest_path, json_body, text
+from .replies import HttpError, guest_path, json_body, reply, text
 from .routes_screen import grabber
-from .session import Session
+from .session import DISPLAY, Session
 from .settle import wait_until_painted
 
 OPEN_TIMEOUT_S = 1800.0
@@ -62,6 +66,29 @@ def find_window(candidates: list[str]) -> str | None:
     for window_id, title in list_windows():
         if any(candidate in title for candidate in candidates):
             return window_id
+    return None
+
+
+def window_size(app_class_name: str) -> tuple[int, int] | None:
+    """(width, height) of the first client window (_NET_CLIENT_LIST order) of that WM_CLASS."""
+    from Xlib import X, display, error
+
+    wanted = app_class_name.lower()
+    conn = display.Display(DISPLAY)
+    try:
+        root = conn.screen().root
+        clients = root.get_full_property(conn.intern_atom("_NET_CLIENT_LIST"), X.AnyPropertyType)
+        for window_id in clients.value if clients is not None else ():
+            window = conn.create_resource_object("window", window_id)
+            try:
+                wm_class = window.get_wm_class() or ()
+                if wanted in (name.lower() for name in wm_class):
+                    geometry = window.get_geometry()
+                    return geometry.width, geometry.height
+            except error.XError:  # the window went away while we looked at it
+                continue
+    finally:
+        conn.close()
     return None
 
 
@@ -136,7 +163,18 @@ def make_routes(session: Session) -> list[Route]:
         data = await json_body(request)
         return await run_in_threadpool(_wmctrl_action, data, "c", "Window closed successfully.")
 
+    async def get_window_size(request: Request):
+        form = await request.form()
+        name = form.get("app_class_name")
+        if not isinstance(name, str) or not name:
+            raise HttpError(400, {"error": "app_class_name is required"})
+        size = await run_in_threadpool(window_size, name)
+        if size is None:
+            raise HttpError(404, {"error": f"no window of class {name} is open"})
+        return reply({"width": size[0], "height": size[1]})
+
     return [
+        Route("/window_size", get_window_size, methods=["POST"]),
         Route("/setup/open_file", open_file, methods=["POST"]),
         Route("/setup/activate_window", activate_window, methods=["POST"]),
         Route("/setup/close_window", close_window, methods=["POST"]),
