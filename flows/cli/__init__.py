@@ -19,11 +19,18 @@ from flows.cli.synth import retry, serve, synth
 from flows.cli.train import train
 from flows.cli.vm import vm
 from infra.library_env import apply_library_defaults
+from infra.lifetime import reap_when_gone
+
+# Commands whose helpers (hub, Prefect's API server, workers, desktops, sandboxes) must all end when
+# the command does, however it ends (infra/lifetime.py). `server` and `vm` start services that are
+# meant to outlive them (stopped by `cuagym server stop` and by their owners).
+REAPED = {"synth", "retry", "serve", "rollout", "train", "verify", "env", "hub", "desktop"}
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", count=True, help="-v for INFO logs, -vv for DEBUG.")
-def main(verbose: int) -> None:
+@click.pass_context
+def main(ctx: click.Context, verbose: int) -> None:
     """cuagym: a data factory for verified computer-use-agent tasks.
 
     Example:
@@ -32,6 +39,8 @@ def main(verbose: int) -> None:
     """
     apply_library_defaults()
     configure_logging(verbose)
+    if ctx.invoked_subcommand in REAPED and not ctx.resilient_parsing:
+        reap_when_gone()
 
 
 for command in (

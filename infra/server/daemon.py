@@ -18,6 +18,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, PrivateAttr
 
+from infra.lifetime import service_env
+
 
 class Daemon(BaseModel):
     name: str
@@ -32,7 +34,7 @@ class Daemon(BaseModel):
         with open(log, "ab") as out:
             popen = subprocess.Popen(
                 argv,
-                env=env,
+                env=service_env(env),  # a daemon outlives the command: not one of the run's helpers
                 cwd=cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
