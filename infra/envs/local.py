@@ -66,6 +66,19 @@ class HubRoute:
             transport=httpx.HTTPTransport(uds=str(self.uds)), base_url="http://hub", timeout=timeout_s
         )
 
+    def pinned_socket(self, sid: str) -> Path:
+        """A socket of the hub that serves session `sid` only (infra/hub/routes.py): what is bound
+        into an env, so its scripts and browser cannot reach any other env's session."""
+        with self.client() as client:
+            response = client.post("/_hub/routes", json={"sid": sid})
+        if response.status_code != 200:
+            raise EnvError(
+                f"the hub at {self.uds} did not open a route for session {sid}: "
+                f"{response.status_code} {response.text[:200]}",
+                hint="start the hub with HubProcess (python -m infra.hub), which serves pinned routes",
+            )
+        return Path(response.json()["socket"])
+
 
 class LocalEnv(Env):
     capabilities = frozenset({Capability.RUN_SCRIPT, Capability.STATE_VIEW, Capability.SNAPSHOT})
@@ -108,7 +121,7 @@ class LocalEnv(Env):
             variables |= {"CUAGYM_HUB_URL": f"http://127.0.0.1:{GUEST_HUB_PORT}", "CUAGYM_SID": self.sid}
             if boxed:  # the guest's loopback port is forwarded to the hub socket, the only door in
                 argv = ["python3", HUB_ROUTE, "--uds", HUB_SOCKET, "--port", str(GUEST_HUB_PORT), "--", *argv]
-                binds += [Bind(hub.uds, HUB_SOCKET), Bind(HUB_ROUTE_SOURCE, HUB_ROUTE)]
+                binds += [Bind(hub.pinned_socket(self.sid), HUB_SOCKET), Bind(HUB_ROUTE_SOURCE, HUB_ROUTE)]
         return run_in_sandbox(
             argv,
             home=self.home,

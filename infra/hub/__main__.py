@@ -33,8 +33,10 @@ def _sockets(settings: HubSettings) -> list[socket.socket]:
 def main() -> None:
     exit_with_parent()  # when started by a run (HubProcess), end with it
     settings = HubSettings()
-    config = uvicorn.Config(create_app(settings), log_level="warning", access_log=False)
-    uvicorn.Server(config).run(sockets=_sockets(settings))
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    app.state.routes.attach(server)  # per-env pinned sockets are served by this same server
+    server.run(sockets=_sockets(settings))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ Layout of URLs (for app `chat` on the default port):
     http://127.0.0.1:8400/chat/assets/...   the chat UI's own modules and CSS
     http://127.0.0.1:8400/_hub/static/...   modules and CSS shared by every UI
     http://127.0.0.1:8400/chat/{post,go,state,upload,files/S/<name>}   the state API
+    http://127.0.0.1:8400/_hub/routes       per-env sockets pinned to one session (routes.py)
 
 All mutable state lives in a `Hub` created by the lifespan and reached through the `get_hub`
 dependency: nothing is module-global, so a test can run two hubs side by side.
@@ -38,6 +39,7 @@ from infra.hub.errors import (
 )
 from infra.hub.limits import BodyLimitMiddleware
 from infra.hub.registry import MockApp, load_mock_apps
+from infra.hub.routes import RouteTable, build_routes_router
 from infra.hub.settings import HubSettings
 from infra.hub.state_api import Hub, build_state_router
 
@@ -55,13 +57,17 @@ def create_app(settings: HubSettings) -> FastAPI:
         uvicorn.run(app, host="127.0.0.1", port=8400)
     """
     apps = load_mock_apps(settings.apps)
+    routes = RouteTable(route_dir(settings))
     app = FastAPI(
         title="cuagym mock hub",
-        lifespan=_lifespan(settings, apps),
+        lifespan=_lifespan(settings, apps, routes),
         docs_url="/_hub/docs",
         redoc_url=None,
         openapi_url="/_hub/openapi.json",
     )
+    # Pinned routes serve this app; python -m infra.hub attaches the uvicorn server that runs them.
+    routes.app = app
+    app.state.routes = routes
     app.add_middleware(
         BodyLimitMiddleware,
         max_body_bytes=settings.max_body_bytes,
@@ -73,6 +79,7 @@ def create_app(settings: HubSettings) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(Exception, unexpected_error_handler)
     app.mount("/_hub/static", StaticFiles(directory=SHARED_STATIC), name="hub-static")
+    app.include_router(build_routes_router(routes))
     for mock in apps:
         app.include_router(build_state_router(mock))
         if mock.router is not None:
@@ -83,7 +90,16 @@ def create_app(settings: HubSettings) -> FastAPI:
     async def healthz(request: Request) -> JSONResponse:
         hub: Hub = request.state.hub
         sessions = {name: store.live_sessions() for name, store in hub.sessions.items()}
-        return JSONResponse({"ok": True, "apps": [m.name for m in apps], "sessions": sessions})
+        cached = {name: store.cached_sessions() for name, store in hub.sessions.items()}
+        return JSONResponse(
+            {
+                "ok": True,
+                "apps": [m.name for m in apps],
+                "sessions": sessions,
+                "cached_sessions": cached,
+                "routes": len(routes.routes),
+            }
+        )
 
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:
@@ -92,27 +108,36 @@ def create_app(settings: HubSettings) -> FastAPI:
     return app
 
 
-def _lifespan(settings: HubSettings, apps: list[MockApp]):
+def route_dir(settings: HubSettings) -> Path:
+    """Where pinned sockets go: the setting, else beside the hub's socket, else in the data dir."""
+    if settings.route_dir is not None:
+        return settings.route_dir
+    return settings.uds.parent / "routes" if settings.uds else settings.data_dir / "routes"
+
+
+def _lifespan(settings: HubSettings, apps: list[MockApp], routes: RouteTable):
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Hub]]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         hub = Hub(settings, apps)
-        sweeper = asyncio.create_task(_sweep_forever(hub, settings.sweep_interval_s))
+        sweeper = asyncio.create_task(_sweep_forever(hub, routes, settings))
         try:
             yield {"hub": hub}
         finally:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            routes.close_all()
             hub.close()
 
     return lifespan
 
 
-async def _sweep_forever(hub: Hub, interval_s: float) -> None:
+async def _sweep_forever(hub: Hub, routes: RouteTable, settings: HubSettings) -> None:
     # Requests already treat an idle session as gone; the sweep only frees memory and disk.
     while True:
-        await asyncio.sleep(interval_s)
+        await asyncio.sleep(settings.sweep_interval_s)
+        routes.sweep(settings.session_ttl_s)
         try:
             hub.sweep()
         except OSError as exc:  # a full or read-only disk must not kill the sweeper for good

@@ -31,10 +31,23 @@ class BadRequestError(HubError):
     status_code = 400
 
 
+class ForbiddenError(HubError):
+    """The request may not touch this session: another env's sid through a pinned route, or a
+    write from a web page of another origin."""
+
+    status_code = 403
+
+
 class NotFoundError(HubError):
     """No such file (or not visible to this session)."""
 
     status_code = 404
+
+
+class ConflictError(HubError):
+    """The hub cannot do this in its current setup (e.g. pinned routes on a hub with no server)."""
+
+    status_code = 409
 
 
 class PayloadTooLargeError(HubError):
@@ -43,10 +56,29 @@ class PayloadTooLargeError(HubError):
     status_code = 413
 
 
+class PreconditionFailedError(HubError):
+    """`If-Match` names a version the session has moved past (another client wrote since)."""
+
+    status_code = 412
+
+
+class UnsupportedMediaTypeError(HubError):
+    """A state write whose body is not declared as JSON (what a cross-origin form could send)."""
+
+    status_code = 415
+
+
 class InvalidStateError(HubError):
     """The state is well-formed JSON but does not fit the app's schema."""
 
     status_code = 422
+
+
+class SessionLimitError(HubError):
+    """The app already holds `max_sessions` sessions; a new one is refused rather than evicting a
+    session some env may still be using."""
+
+    status_code = 503
 
 
 def error_body(error: str, hint: str, status_code: int) -> JSONResponse:

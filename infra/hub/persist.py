@@ -22,13 +22,18 @@ CREATE TABLE IF NOT EXISTS sessions (
     baseline BLOB,           -- JSON, NULL = the app's defaults
     current  BLOB,           -- JSON, NULL = same as the baseline
     touched  REAL NOT NULL,  -- wall-clock time of the last request (the TTL counts from here)
+    version  INTEGER NOT NULL DEFAULT 0,  -- writes so far; clients send it back in If-Match
     PRIMARY KEY (app, sid)
 ) WITHOUT ROWID
 """
+# A data dir written by a hub from before versions: its rows start at version 0.
+ADD_VERSION = "ALTER TABLE sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 0"
+
+Row = tuple[bytes | None, bytes | None, float, int]  # baseline, current, touched, version
 
 
 class SessionDB:
-    """Rows of (app, sid) -> (baseline, current, touched); every method is its own transaction."""
+    """Rows of (app, sid) -> (baseline, current, touched, version); each method is one transaction."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -37,15 +42,28 @@ class SessionDB:
         self.con.execute("PRAGMA journal_mode=WAL")
         self.con.execute("PRAGMA synchronous=NORMAL")
         self.con.execute(SCHEMA)
+        columns = {row[1] for row in self.con.execute("PRAGMA table_info(sessions)")}
+        if "version" not in columns:
+            self.con.execute(ADD_VERSION)
 
-    def save(self, app: str, sid: str, baseline: bytes | None, current: bytes | None, touched: float) -> None:
+    def save(
+        self,
+        app: str,
+        sid: str,
+        baseline: bytes | None,
+        current: bytes | None,
+        touched: float,
+        version: int,
+    ) -> None:
         self.con.execute(
-            "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?)", (app, sid, baseline, current, touched)
+            "INSERT OR REPLACE INTO sessions (app, sid, baseline, current, touched, version) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (app, sid, baseline, current, touched, version),
         )
 
-    def load(self, app: str, sid: str) -> tuple[bytes | None, bytes | None, float] | None:
+    def load(self, app: str, sid: str) -> Row | None:
         return self.con.execute(
-            "SELECT baseline, current, touched FROM sessions WHERE app = ? AND sid = ?", (app, sid)
+            "SELECT baseline, current, touched, version FROM sessions WHERE app = ? AND sid = ?", (app, sid)
         ).fetchone()
 
     def touch(self, app: str, sid: str, touched: float) -> None:

@@ -59,6 +59,26 @@ class HubSettings(BaseSettings):
         description="deepest nesting of objects/arrays a state may have (deeper states are refused with 422)",
     )
 
+    strict_schema: bool = Field(
+        default=False,
+        description="check every written state against the app's schema (422 if it does not fit); "
+        'off by default, as in CUA-Gym-Hub, and a request can ask for it with "strict": true',
+    )
+    max_sessions: int = Field(
+        default=10_000,
+        gt=0,
+        description="sessions one app may hold (memory and disk); a new session past it is refused with 503",
+    )
+    max_cached_sessions: int = Field(
+        default=256,
+        gt=0,
+        description="sessions one app keeps in memory; the least recently used others wait on disk",
+    )
+    route_dir: Path | None = Field(
+        default=None,
+        description="where per-env pinned sockets are made (default: beside uds, else under data_dir)",
+    )
+
     @field_validator("apps", mode="before")
     @classmethod
     def _split_apps(cls, value: object) -> object:

@@ -3,6 +3,15 @@
 A session is `(baseline, current)`; `None` stands for "the app's defaults" (baseline) and "same as
 the baseline" (current), so a sid that was only read costs nothing and is never written.
 
+Memory: at most `max_cached` sessions stay in memory (least recently used first out); the others
+wait in SQLite and are loaded again on their next request, so memory stays bounded however many
+sessions a run opens. An app holds at most `max_sessions` sessions in all: past that a new sid is
+refused (503, SessionLimitError) rather than evicting one that an env may still be using.
+
+Versions: every write bumps the session's `version` (persisted with it); a writer that sends the
+version it read (`If-Match`) is refused with 412 if another write came in between, so concurrent
+read-modify-write clients lose no update.
+
 Persistence: every write saves the session's row in the hub's SessionDB (persist.py) in one
 transaction before the in-memory session changes, so a write that fails at any step leaves both
 as they were. Uploads live in `<data_dir>/files/<app>/<sid>/`.
@@ -16,6 +25,7 @@ from __future__ import annotations
 import logging
 import shutil
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +34,12 @@ from typing import Any
 import orjson
 
 from infra.hub.diff import deep_merge, nesting_depth, state_diff
-from infra.hub.errors import BadRequestError, InvalidStateError
+from infra.hub.errors import (
+    BadRequestError,
+    InvalidStateError,
+    PreconditionFailedError,
+    SessionLimitError,
+)
 from infra.hub.persist import SessionDB
 from infra.hub.registry import MockApp
 from infra.hub.settings import MAX_STORABLE_DEPTH
@@ -42,6 +57,7 @@ class Session:
     touched: float = 0.0  # wall-clock time of the last request (the TTL counts from here)
     persisted_touch: float = 0.0  # when the file's mtime was last brought up to date
     go_cache: bytes | None = None  # serialised /go body; dropped on every write
+    version: int = 0  # writes so far (0: never written); what If-Match compares
 
     @property
     def has_custom_state(self) -> bool:
@@ -60,10 +76,14 @@ class AppSessions:
         clock: Callable[[], float] = time.time,
         *,
         max_depth: int,
+        max_sessions: int = 10_000,
+        max_cached: int = 256,
     ) -> None:
         self.app = app
         self.ttl_s = ttl_s
         self.max_depth = max_depth
+        self.max_sessions = max_sessions
+        self.max_cached = max_cached
         self.db = db
         self.clock = clock
         self.files_root = data_dir / "files" / app.name
@@ -72,36 +92,56 @@ class AppSessions:
         self._defaults_go = orjson.dumps(
             {"initial_state": self.defaults, "current_state": self.defaults, "state_diff": {}}
         )
-        self._sessions: dict[str, Session] = {}
+        self._sessions: OrderedDict[str, Session] = OrderedDict()  # in memory, least recent first
         self._on_disk: dict[str, float] = {}  # persisted sids not loaded yet -> last activity
         self._scan_disk()
 
     # ---- the state API -------------------------------------------------------------------------
 
-    def apply(self, sid: str, action: str, state: Any, merge: bool) -> Session:
+    def apply(
+        self,
+        sid: str,
+        action: str,
+        state: Any,
+        merge: bool,
+        *,
+        strict: bool = True,
+        if_match: set[str] | None = None,
+    ) -> Session:
         """Run one POST /post action, all or nothing.
 
-        The new (baseline, current) pair is built, checked, serialised and saved before the
-        in-memory session changes, so whatever fails (a refused state, a full disk, a bug) leaves
-        the session, in memory and on disk, exactly as it was."""
+        `strict` checks the new state against the app's schema (422 if it does not fit);
+        `if_match` (the versions an If-Match header names) refuses the write with 412 unless the
+        session is still at one of them. The new (baseline, current) pair is built, checked,
+        serialised and saved before the in-memory session changes, so whatever fails (a refused
+        state, a full disk, a bug) leaves the session, in memory and on disk, exactly as it was."""
         if action not in ACTIONS:
             raise BadRequestError(f"unknown action {action!r}", hint=f"action is one of {', '.join(ACTIONS)}")
         existing = self._get(sid)
-        baseline, current = self._next_states(existing, action, state, merge)
+        version = existing.version if existing is not None else 0
+        if if_match is not None and str(version) not in if_match:
+            raise PreconditionFailedError(
+                f"session {sid} is at version {version}, not {', '.join(sorted(if_match))}",
+                hint="another write came first: read the state again (GET /state or /go, header "
+                "ETag) and retry with If-Match set to its version",
+            )
+        if existing is None:
+            self._check_room(sid)
+        baseline, current = self._next_states(existing, action, state, merge, strict)
         rows = self._serialise(baseline, current)
         now = self.clock()
-        self.db.save(self.app.name, sid, *rows, now)
+        self.db.save(self.app.name, sid, *rows, now, version + 1)
         session = existing or Session(touched=now)
         session.baseline, session.current, session.go_cache = baseline, current, None
-        session.persisted_touch = now
-        self._sessions[sid] = session
+        session.persisted_touch, session.version = now, version + 1
+        self._remember(sid, session)
         return session
 
-    def go(self, sid: str) -> bytes:
-        """The /go body: initial (baseline or defaults), current, and the diff between them."""
+    def go(self, sid: str) -> tuple[bytes, int]:
+        """The /go body (initial: baseline or defaults; current; the diff) and the version."""
         session = self._get(sid)
         if session is None or not session.has_custom_state:
-            return self._defaults_go
+            return self._defaults_go, 0 if session is None else session.version
         if session.go_cache is None:
             initial = session.baseline if session.baseline is not None else self.defaults
             current = self._current(session)
@@ -109,15 +149,17 @@ class AppSessions:
             session.go_cache = orjson.dumps(
                 {"initial_state": initial, "current_state": current, "state_diff": diff}
             )
-        return session.go_cache
+        return session.go_cache, session.version
 
-    def stored(self, sid: str) -> tuple[dict[str, Any] | None, bool]:
-        """The /state view: (current state, True) once the sid was set, else (None, False); null
-        rather than the defaults is what CUA-Gym-Hub clients test for "never set"."""
+    def stored(self, sid: str) -> tuple[dict[str, Any] | None, bool, int]:
+        """The /state view: (current state, True, version) once the sid was set, else (None,
+        False, version); null rather than the defaults is what CUA-Gym-Hub clients test for
+        "never set"."""
         session = self._get(sid)
+        version = 0 if session is None else session.version
         if session is None or not session.has_custom_state:
-            return None, False
-        return self._current(session), True
+            return None, False, version
+        return self._current(session), True, version
 
     def files_dir(self, sid: str, *, create: bool) -> Path | None:
         """The sid's upload folder; `create` opens the session (so the TTL also covers its files)."""
@@ -133,6 +175,10 @@ class AppSessions:
 
     def live_sessions(self) -> int:
         return len(self._sessions) + len(self._on_disk)
+
+    def cached_sessions(self) -> int:
+        """How many sessions are in memory now (at most max_cached)."""
+        return len(self._sessions)
 
     # ---- expiry ----------------------------------------------------------------------------------
 
@@ -162,7 +208,9 @@ class AppSessions:
             return session.current
         return session.baseline if session.baseline is not None else self.defaults
 
-    def _next_states(self, existing: Session | None, action: str, state: Any, merge: bool) -> States:
+    def _next_states(
+        self, existing: Session | None, action: str, state: Any, merge: bool, strict: bool
+    ) -> States:
         """(baseline, current) after `action`, checked against the app's schema; changes nothing."""
         baseline = existing.baseline if existing is not None else None
         if action == "reset":
@@ -176,8 +224,9 @@ class AppSessions:
             new = deep_merge(self.defaults, state)
         else:
             new = deep_merge(self._current(existing), state) if merge else state
-        self._check_depth(new)
-        self.app.validate(new)
+        self._check_depth(new)  # always: a state deeper than this could not be served by /go
+        if strict:
+            self.app.validate(new)
         return (new, None) if action == "set" else (baseline, new)
 
     def _check_depth(self, state: dict[str, Any]) -> None:
@@ -207,8 +256,9 @@ class AppSessions:
         """Record activity for a sid that uploads files (a new one gets an empty row first)."""
         now = self.clock()
         if session is None:
-            self.db.save(self.app.name, sid, None, None, now)
-            self._sessions[sid] = Session(touched=now, persisted_touch=now)
+            self._check_room(sid)
+            self.db.save(self.app.name, sid, None, None, now, 0)
+            self._remember(sid, Session(touched=now, persisted_touch=now))
         else:
             self.db.touch(self.app.name, sid, now)
             session.persisted_touch = now
@@ -217,7 +267,9 @@ class AppSessions:
         """The live session of `sid` (loaded from disk if needed), or None; reading refreshes its TTL."""
         now = self.clock()
         session = self._sessions.get(sid)
-        if session is None and sid in self._on_disk:
+        if session is not None:
+            self._sessions.move_to_end(sid)
+        elif sid in self._on_disk:
             session = self._load(sid)
         if session is not None and now - session.touched > self.ttl_s:
             self._expire(sid)
@@ -240,10 +292,14 @@ class AppSessions:
         row = self.db.load(self.app.name, sid)
         if row is None:
             return None
-        baseline, current, touched = row
+        baseline, current, touched, version = row
         try:
             session = Session(
-                self._decode(baseline), self._decode(current), touched=touched, persisted_touch=touched
+                self._decode(baseline),
+                self._decode(current),
+                touched=touched,
+                persisted_touch=touched,
+                version=version,
             )
         except ValueError as exc:  # orjson's JSONDecodeError included
             # A row we cannot serve is not a session (an older hub may have written it, or the disk
@@ -253,8 +309,31 @@ class AppSessions:
             )
             self.db.delete(self.app.name, sid)
             return None
-        self._sessions[sid] = session
+        self._remember(sid, session)
         return session
+
+    def _remember(self, sid: str, session: Session) -> None:
+        """Keep `session` in memory as the most recent; move the least recent past max_cached to disk."""
+        self._sessions[sid] = session
+        self._sessions.move_to_end(sid)
+        while len(self._sessions) > self.max_cached:
+            old_sid, old = self._sessions.popitem(last=False)
+            if old.touched > old.persisted_touch:  # its row must say when it was last used
+                self.db.touch(self.app.name, old_sid, old.touched)
+            self._on_disk[old_sid] = old.touched
+
+    def _check_room(self, sid: str) -> None:
+        """Refuse a new session once the app holds max_sessions (after dropping expired ones)."""
+        if self.live_sessions() < self.max_sessions:
+            return
+        self.sweep()
+        if self.live_sessions() >= self.max_sessions:
+            raise SessionLimitError(
+                f"{self.app.name} holds {self.live_sessions()} sessions, its limit; session {sid} "
+                "was not created",
+                hint=f"wait for idle sessions to expire (after {self.ttl_s:g} s), or raise "
+                "CUAGYM_HUB_MAX_SESSIONS",
+            )
 
     @staticmethod
     def _decode(blob: bytes | None) -> dict[str, Any] | None:

@@ -1,17 +1,20 @@
 """Session-scoped uploads: names are generated here, never taken from the client.
 
-The stored name is `<16 hex chars>-<ascii-safe original>`: unguessable, unique, free of separators,
-so no client-supplied name can address a path outside the session's folder. The original name is
-kept for display only, after removing directory parts and control characters.
+The stored name is `<16 hex chars>-<ascii-safe original>`, the hex being the start of the
+content's SHA-256: the same file uploaded twice gets the same name (what CUA-Gym-Hub clients
+expect), different contents never share one, and the name is free of separators, so no
+client-supplied name can address a path outside the session's folder. Only the session that
+uploaded a file can read it (and through a pinned route only that env's session), so a name that
+can be computed from the content gives nothing away. The original name is kept for display only,
+after removing directory parts and control characters.
 """
 
 from __future__ import annotations
 
+import hashlib
 import mimetypes
 import os
 import re
-import secrets
-import shutil
 import tempfile
 import unicodedata
 from pathlib import Path
@@ -34,11 +37,10 @@ def display_name(original: str | None) -> str:
     return name[:255] or "file"
 
 
-def stored_name(display: str) -> str:
-    """A fresh stored name that keeps a readable, ASCII-only hint of `display`."""
+def safe_suffix(display: str) -> str:
+    """A readable, ASCII-only hint of `display` for the stored name."""
     ascii_name = unicodedata.normalize("NFKD", display).encode("ascii", "ignore").decode()
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", ascii_name).strip("._-")[:80] or "file"
-    return f"{secrets.token_hex(8)}-{safe}"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", ascii_name).strip("._-")[:80] or "file"
 
 
 async def save_uploads(
@@ -56,8 +58,7 @@ async def save_uploads(
     described = []
     for upload in uploads:
         original = display_name(upload.filename)
-        name = stored_name(original)
-        size = _copy_atomically(upload, folder / name, max_bytes)
+        name, size = _store(upload, folder, safe_suffix(original), max_bytes)
         content_type = upload.content_type or mimetypes.guess_type(original)[0] or "application/octet-stream"
         described.append(
             {
@@ -71,7 +72,8 @@ async def save_uploads(
     return described
 
 
-def _copy_atomically(upload: UploadFile, target: Path, max_bytes: int) -> int:
+def _store(upload: UploadFile, folder: Path, suffix: str, max_bytes: int) -> tuple[str, int]:
+    """Copy the upload into `folder` under its content-derived name, atomically: (name, size)."""
     upload.file.seek(0, os.SEEK_END)
     size = upload.file.tell()
     if size > max_bytes:
@@ -80,15 +82,19 @@ def _copy_atomically(upload: UploadFile, target: Path, max_bytes: int) -> int:
             hint=f"upload files under {max_bytes} bytes (CUAGYM_HUB_MAX_UPLOAD_BYTES)",
         )
     upload.file.seek(0)
-    fd, tmp = tempfile.mkstemp(prefix=".upload.", dir=target.parent)
+    digest = hashlib.sha256()
+    fd, tmp = tempfile.mkstemp(prefix=".upload.", dir=folder)
     try:
         with os.fdopen(fd, "wb") as out:
-            shutil.copyfileobj(upload.file, out)
-        os.replace(tmp, target)
+            while chunk := upload.file.read(1 << 20):
+                digest.update(chunk)
+                out.write(chunk)
+        name = f"{digest.hexdigest()[:16]}-{suffix}"
+        os.replace(tmp, folder / name)  # the same bytes again replace a file with the same bytes
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return size
+    return name, size
 
 
 def resolve_stored(folder: Path | None, name: str) -> Path:

@@ -271,7 +271,7 @@ def test_malformed_requests_are_400(http, hub, payload):
     assert_error(http.post(hub.url("chat", "post", new_sid()), json=payload), 400)
 
 
-def test_state_breaking_the_schema_is_422_and_changes_nothing(http, hub):
+def test_state_breaking_the_schema_is_422_and_changes_nothing_with_strict(http, hub):
     sid = new_sid()
     response = post(
         http,
@@ -280,6 +280,7 @@ def test_state_breaking_the_schema_is_422_and_changes_nothing(http, hub):
         sid,
         action="set_current",
         merge=True,
+        strict=True,
         state={"issues": {"WEB-3": {"status": "shipped"}}},
     )
     body = assert_error(response, 422)
@@ -287,9 +288,26 @@ def test_state_breaking_the_schema_is_422_and_changes_nothing(http, hub):
     assert go(http, hub, "tracker", sid)["state_diff"] == {}
     # Cross-entity rule: a sprint of another project.
     assert_error(
-        post(http, hub, "tracker", sid, action="set", state={"issues": {"MOB-2": {"sprint": "s_web_12"}}}),
+        post(
+            http,
+            hub,
+            "tracker",
+            sid,
+            action="set",
+            strict=True,
+            state={"issues": {"MOB-2": {"sprint": "s_web_12"}}},
+        ),
         422,
     )
+
+
+def test_without_strict_a_state_is_stored_as_sent_like_cua_gym_hub(http, hub):
+    # The compatibility default (CUA-Gym-Hub checks no schema): the same write is stored.
+    sid = new_sid()
+    state = {"issues": {"WEB-3": {"status": "shipped"}}}
+    assert post(http, hub, "tracker", sid, action="set_current", state=state).status_code == 200
+    assert http.get(hub.url("tracker", "state", sid)).json()["stored_state"] == state
+    assert_error(post(http, hub, "tracker", sid, action="set_current", state={}, strict="yes"), 400)
 
 
 def test_unknown_routes_answer_error_and_hint(http, hub):

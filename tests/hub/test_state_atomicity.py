@@ -251,7 +251,8 @@ def test_unusable_stored_rows_start_afresh_instead_of_failing_forever(tmp_path, 
     with sqlite3.connect(server.data_dir / "sessions.sqlite3") as con:
         for sid, (baseline, current) in UNUSABLE_ROWS.items():
             con.execute(
-                "INSERT INTO sessions VALUES ('chat', ?, ?, ?, strftime('%s','now'))",
+                "INSERT INTO sessions (app, sid, baseline, current, touched) "
+                "VALUES ('chat', ?, ?, ?, strftime('%s','now'))",
                 (sid, baseline, current),
             )
     server.start()

@@ -65,7 +65,10 @@ def test_oversize_chunked_body_is_413(http, hub):
             yield b"a" * 65536
         yield b'"}}'
 
-    assert_error(http.post(hub.url("chat", "post", new_sid()), content=chunks()), 413)
+    response = http.post(
+        hub.url("chat", "post", new_sid()), content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert_error(response, 413)
 
 
 def test_upload_is_visible_only_to_its_sid(http, hub):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from tests.hub.browser import AppSession, inject, only_new_entry
@@ -108,3 +109,24 @@ def test_set_the_channel_topic(hub, page):
         }
     }
     assert page.locator(".conv-topic").inner_text() == "Crit moved to Wednesdays"
+
+
+def test_a_write_made_on_a_stale_state_reloads_instead_of_overwriting(hub, page):
+    # Another client writes the session while the page is open: the page's next write names the
+    # version it read (If-Match), is refused with 412, and the page shows what the hub holds.
+    chat = AppSession(hub, page, "chat", "#c_engineering")
+    elsewhere = chat.current()
+    elsewhere["workspace"] = {**elsewhere["workspace"], "name": "Renamed Elsewhere"}
+    written = httpx.post(
+        hub.url("chat", "post", chat.sid), json={"action": "set_current", "state": elsewhere}, timeout=10
+    )
+    assert written.status_code == 200
+    page.fill(".composer-slot .composer-input", "written on a stale state")
+    page.press(".composer-slot .composer-input", "Enter")
+    assert chat.current() == elsewhere  # the other client's write survived, the stale one did not land
+    assert "version" in page.locator(".toast-error").first.inner_text()  # the hub's reason, shown
+    page.wait_for_function("() => document.querySelector('.ws-name').innerText.startsWith('Renamed')")
+    page.fill(".composer-slot .composer-input", "written on the fresh state")
+    page.press(".composer-slot .composer-input", "Enter")
+    texts = [m["text"] for m in chat.current()["messages"].values()]
+    assert "written on the fresh state" in texts and "written on a stale state" not in texts

@@ -381,8 +381,12 @@ class DesktopEnv(Env):
         return {"CUAGYM_HUB_URL": GUEST_HUB_URL, "CUAGYM_SID": self.sid}
 
     def hub_socket(self) -> Path | None:
-        """The hub's socket, for a desktop with web apps (the guest's 127.0.0.1:8400 leads there)."""
-        return self.provider.hub.uds if self.web_apps and self.provider.hub else None
+        """The hub's socket pinned to this desktop's session, for a desktop with web apps (the
+        guest's 127.0.0.1:8400 leads there; no other session is reachable through it)."""
+        if not self.web_apps or self.provider.hub is None:
+            return None
+        assert self.sid is not None
+        return self.provider.hub.pinned_socket(self.sid)
 
     def web_app_url(self, app: str) -> str:
         """The guest URL of one of this desktop's web apps, on its own hub session."""

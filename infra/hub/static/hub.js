@@ -4,7 +4,9 @@
 // has none, so then the defaults from GET go?sid=S) and writes the WHOLE state back with
 // set_current after every user change (no merge, so deletions are real). Writes are queued so
 // they land in the order the user made them; `idle()` resolves when all have landed (browser tests
-// await it before reading /go).
+// await it before reading /go). Each write names the version it was made on (If-Match): if
+// anything else wrote the session meanwhile, the hub refuses it (412) and the UI reloads what the
+// hub holds instead of overwriting it. Writes ask for the app's schema check (`strict`).
 import { toast } from "./dom.js";
 
 const SID_RE = /^[A-Za-z0-9_-]{1,128}$/;
@@ -32,6 +34,7 @@ export class StateClient {
   constructor() {
     this.sid = sessionId();
     this.state = null;
+    this.version = 0; // the session's version this.state was read at (ETag of /state)
     this.queue = Promise.resolve();
     this.pending = 0;
     this.listeners = new Set();
@@ -46,9 +49,11 @@ export class StateClient {
   async load() {
     const response = await fetch(this.url("state"), { cache: "no-store" });
     if (!response.ok) throw new Error(await errorText(response));
+    const version = Number.parseInt((response.headers.get("ETag") ?? '"0"').replaceAll('"', ""), 10);
     const { stored_state: stored } = await response.json();
     // A session never set has no stored state (null): it shows the app's defaults, which /go has.
     this.state = stored ?? (await this.defaults());
+    this.version = version;
     this.setSync("saved");
     return this.state;
   }
@@ -68,17 +73,18 @@ export class StateClient {
   }
 
   save() {
-    const body = JSON.stringify({ action: "set_current", state: this.state });
+    const body = JSON.stringify({ action: "set_current", state: this.state, strict: true });
     this.pending += 1;
     this.setSync("saving");
     this.queue = this.queue
       .then(async () => {
         const response = await fetch(this.url("post"), {
           method: "POST",
-          headers: { "Content-Type": "application/json" },
+          headers: { "Content-Type": "application/json", "If-Match": `"${this.version}"` },
           body,
         });
         if (!response.ok) throw new Error(await errorText(response));
+        this.version = (await response.json()).version;
       })
       .catch(async (err) => {
         // The server refused the change: show why and fall back to what it holds.

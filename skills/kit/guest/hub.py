@@ -29,8 +29,8 @@ def hub_read(app, endpoint):
 
 
 def hub_write(app, action, state):
-    """POST /<app>/post?sid=… {action, state}: `set` replaces current and baseline (deep-merged with the
-    app's defaults), `set_current` replaces current only (the whole state: read it first)."""
+    """POST /<app>/post?sid=… {action, state, strict}: `set` replaces current and baseline (deep-merged
+    with the app's defaults), `set_current` replaces current only (the whole state: read it first)."""
     import os
 
     import requests
@@ -38,7 +38,11 @@ def hub_write(app, action, state):
     HUB = os.environ.get("CUAGYM_HUB_URL", "__CUAGYM_HUB_URL__").rstrip("/")
     SID = os.environ.get("CUAGYM_SID", "__CUAGYM_SID__")
     response = requests.post(
-        f"{HUB}/{app}/post", params={"sid": SID}, json={"action": action, "state": state}, timeout=30
+        f"{HUB}/{app}/post",
+        params={"sid": SID},
+        # strict: a state that breaks the app's schema is a bug in the script, refused with 422
+        json={"action": action, "state": state, "strict": True},
+        timeout=30,
     )
     if response.status_code != 200:
         raise RuntimeError(

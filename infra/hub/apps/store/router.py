@@ -45,7 +45,7 @@ def order_totals(order: dict, tax_rate: float) -> dict[str, float]:
 async def export_orders(request: Request, hub: Hub = Depends(get_hub)) -> Response:
     """All orders of the session as CSV (one row per order, totals derived)."""
     sid = check_sid(request.query_params.get("sid"))
-    state, _ = hub.sessions["store"].stored(sid)
+    state, _, _ = hub.sessions["store"].stored(sid)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS)
     writer.writeheader()
