@@ -134,12 +134,51 @@ class MutantResult(BaseModel):
 
 
 class MutationReport(BaseModel):
-    """The mutation stage of one round: how many change units, every mutant graded, what was skipped."""
+    """The mutation stage of one round: how many change units, every mutant graded, what was skipped.
+
+    `skipped` lists mutants that could not be built or graded (entries with a "mutant" key) and
+    files whose handler could not refine them (they stay one file-level unit; no "mutant" key).
+    """
 
     units: int = 0
     mutants: list[MutantResult] = Field(default_factory=list)
     skipped: list[dict] = Field(default_factory=list)
+    error: str | None = None  # why the stage could not build its mutants at all (a mutator crash)
+    truncated: list[str] = Field(default_factory=list)  # what the state listing could not see
+    max_skipped_share: float = 0.10  # the bound it is judged against (MutationSettings)
     seconds: float = 0.0
+
+    @property
+    def skipped_mutants(self) -> int:
+        return sum("mutant" in s for s in self.skipped)
+
+    @property
+    def planned(self) -> int:
+        return self.total + self.skipped_mutants
+
+    @property
+    def skipped_share(self) -> float | None:
+        return self.skipped_mutants / self.planned if self.planned else None
+
+    def stage_failure(self) -> tuple[RejectReason, str] | None:
+        """Why the stage could not test the reward, or None: fails closed, so a state the stage
+        cannot list, copy or grade never lets a reward through untested."""
+        if self.error:
+            return RejectReason.MUTATION_ERROR, self.error
+        if self.truncated:
+            shown = "; ".join(self.truncated[:3])
+            return RejectReason.MUTATION_TRUNCATED, f"the state could not be listed in full: {shown}"
+        if not self.total and (self.planned or self.units >= 2):  # mutable content, nothing tested
+            return RejectReason.MUTATION_ERROR, (
+                f"{self.units} change units, but none of the {self.planned} planned mutants could be "
+                "built or graded"
+            )
+        if self.skipped_share is not None and self.skipped_share > self.max_skipped_share:
+            return RejectReason.MUTANTS_SKIPPED, (
+                f"{self.skipped_mutants} of {self.planned} mutants skipped ({self.skipped_share:.0%}, "
+                f"more than the {self.max_skipped_share:.0%} allowed)"
+            )
+        return None
 
     @property
     def total(self) -> int:
@@ -187,6 +226,9 @@ class RejectReason(StrEnum):
     REWARD_MALFORMED = "reward_malformed"  # its output breaks the REWARD / BREAKDOWN contract
     REWARD_CHECK_ERROR = "reward_check_error"  # one of its checks raised (on either state)
     MUTANT_SURVIVED = "mutant_survived"  # the five conditions hold, but a mutant of the golden scored 1.0
+    MUTATION_ERROR = "mutation_error"  # the mutation stage could not build or grade its mutants
+    MUTATION_TRUNCATED = "mutation_truncated"  # the state was larger or deeper than the stage can list
+    MUTANTS_SKIPPED = "mutants_skipped"  # too large a share of the mutants could not be built or graded
     FORBIDDEN_PATTERN = "forbidden_pattern"
     INTERNAL_ERROR = "internal_error"  # the pipeline itself failed; see the error text
     VOTE_REJECT = "vote_reject"  # verified, but the critics' strict majority rejected it (tasks/vote.py)

@@ -176,23 +176,40 @@ def _feedback(
 
 
 def judge_mutants(review: Review, report: MutationReport, *, final: bool) -> RejectReason | None:
-    """Attach the mutation stage to a passing round's review; surviving mutants fail the round."""
+    """Attach the mutation stage to a passing round's review; a stage that could not test the reward
+    (MutationReport.stage_failure) or a surviving mutant fails the round."""
     review.mutation = report
-    if not report.survivors:
+    failure = report.stage_failure()
+    if failure is None and not report.survivors:
         return None
     review.verdict = Verdict.FAIL
+    if failure is not None:
+        review.feedback.append(f"{failure[0].value}: {failure[1]}. {_STAGE_FIX[failure[0]]}")
     for mutant in report.survivors[:8]:
         review.feedback.append(
             f"Discriminator: reward.py gives full credit (1.0) to a mutant of the golden state that lacks part "
             f"of the task — {mutant.what} ({mutant.kind}, {mutant.path}). Every required change must be "
             "checked, and what the task forbids must lose credit."
         )
-    if final:
+    if final and report.survivors:
         review.feedback.append(
             "The family's procedural reward is too weak for this mutant: fix its reward in skills/ (the same "
             "reward would be written again every round)."
         )
+    if failure is not None:  # the stage's own failure first: survivors of a partial stage prove little
+        return failure[0]
     return RejectReason.MUTANT_SURVIVED
+
+
+_STAGE_FIX = {
+    RejectReason.MUTATION_ERROR: "The reward could not be mutation-tested, so the round cannot pass: "
+    "Generator, keep the states to ordinary files and folders a person could make (no paths past 4,096 "
+    "bytes, no unreadable files).",
+    RejectReason.MUTATION_TRUNCATED: "The reward could not be mutation-tested on the whole state: Generator, "
+    "keep the homes small and shallow (at most 20,000 entries, paths under 4,096 bytes, every file readable).",
+    RejectReason.MUTANTS_SKIPPED: "Too many mutants could not be built or graded to trust the reward: "
+    "Generator, keep the states to ones the apps accept and a home copy can hold.",
+}
 
 
 _FIX = {

@@ -43,6 +43,7 @@ class TupleContext:
 
 def round_row(rnd: Round) -> dict:
     mutation = rnd.review.mutation
+    failure = mutation.stage_failure() if mutation else None
     return {
         "task_id": rnd.task_id,
         "attempt": rnd.attempt,
@@ -62,6 +63,14 @@ def round_row(rnd: Round) -> dict:
         "mutation_units": mutation.units if mutation else None,
         "mutation_total": mutation.total if mutation else None,
         "mutation_killed": mutation.killed if mutation else None,
+        "mutation_skipped": mutation.skipped_mutants if mutation else None,
+        "mutation_truncated": bool(mutation.truncated) if mutation else None,
+        "mutation_error": failure[1] if failure else None,
+        "mutation_skips": [
+            {"mutant": s["mutant"], "path": s["path"], "why": s["why"]}
+            for s in (mutation.skipped if mutation else [])
+            if "mutant" in s
+        ],
     }
 
 

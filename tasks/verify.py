@@ -47,7 +47,7 @@ def verify_bundle(
 ) -> BundleCheck:
     """initial -> 0.0 and initial + golden -> 1.0 from the bundle's own files; with `mutants` > 0,
     mutation testing too (up to that many partial-revert mutants, plus corruption mutants), and any
-    survivor is a problem."""
+    survivor is a problem, as is a stage that could not build or grade its mutants."""
     spec, scripts = read_bundle(bundle)
     problems: list[str] = []
     scores: dict[str, float | None] = {"initial": None, "golden": None}
@@ -79,6 +79,8 @@ def verify_bundle(
                 limits=limits or Limits(),
                 settings=MutationSettings(max_partial=mutants),
             )
+            failure = report.stage_failure()
+            problems += [f"{failure[0].value}: {failure[1]}"] if failure else []
             problems += [f"mutant survived: {m.what}" for m in report.survivors]
     if scores["initial"] is not None and scores["initial"] != 0.0:
         problems.append(f"initial state scores {scores['initial']} (expected 0.0)")

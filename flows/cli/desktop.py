@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -50,9 +51,16 @@ def setup(quiet: bool) -> None:
 @click.option(
     "--no-accessibility", is_flag=True, help="Skip the AT-SPI bus (GET /accessibility then answers 503)."
 )
+@click.option(
+    "--keep-home", is_flag=True, help="Keep the desktop's folder (home, log) after it stops, for inspection."
+)
 @handle_errors
-def serve(bundle: Path | None, port: int, width: int, height: int, no_accessibility: bool) -> None:
+def serve(
+    bundle: Path | None, port: int, width: int, height: int, no_accessibility: bool, keep_home: bool
+) -> None:
     """Start one desktop, print its server URL and a first screenshot's path, and run until Ctrl-C.
+
+    On Ctrl-C the desktop stops and its folder under var/desktops is removed (--keep-home keeps it).
 
     The server speaks OSWorld's desktop_env protocol on 127.0.0.1 only; every request needs the
     printed token (HTTP Basic password, any user name, or `Authorization: Bearer`). Hand OSWorld's
@@ -74,8 +82,8 @@ def serve(bundle: Path | None, port: int, width: int, height: int, no_accessibil
         settings.var_dir / "desktops",
         ensure_desktop_python(settings.desktop_venv_path),
         config=DesktopConfig(width=width, height=height, accessibility=not no_accessibility),
-        keep=True,
-    )  # the home stays for inspection after Ctrl-C
+        keep=keep_home,
+    )
     started = time.monotonic()
     env = provider.provision(bundle.name if bundle else "serve", EnvRole.DEBUG)
     try:
@@ -109,23 +117,55 @@ def serve(bundle: Path | None, port: int, width: int, height: int, no_accessibil
         console.print("stopping")
     finally:
         env.close()
+        if keep_home:
+            console.print(f"kept {env.root}")
+        else:
+            with contextlib.suppress(OSError):  # the task's folder, once its last env is gone
+                env.root.parent.rmdir()
 
 
 @desktop.command("image")
+@click.option(
+    "--keep-engine", is_flag=True, help="Leave a dockerd started for the build running (stop-engine ends it)."
+)
 @handle_errors
-def image() -> None:
+def image(keep_engine: bool) -> None:
     """Build the `docker` provider's desktop image (debootstrap + `docker import` + a Dockerfile).
 
     Debian's packages come from its mirror (CUAGYM_DEBIAN_MIRROR picks another); no registry is
-    used. Starts a local dockerd when no engine answers. Unchanged inputs are never rebuilt.
+    used. When no engine answers, a local dockerd is started for the build and stopped after it.
+    Unchanged inputs are never rebuilt.
 
     Example:
 
         cuagym desktop image
     """
-    from infra.envs.docker import docker_client, ensure_image
+    from infra.envs.docker import docker_client, engine, ensure_image
 
     started = time.monotonic()
-    with console.status("building the desktop image (the first build downloads ~420 MB of packages)"):
-        tag = ensure_image(docker_client())
+    with (
+        console.status("building the desktop image (the first build downloads ~420 MB of packages)"),
+        contextlib.nullcontext(docker_client()) if keep_engine else engine() as client,
+    ):
+        tag = ensure_image(client)
     console.print(f"desktop image {tag} ready ({time.monotonic() - started:.0f} s)")
+
+
+@desktop.command("stop-engine")
+@handle_errors
+def stop_engine() -> None:
+    """Stop the dockerd (and its containerd) that cuagym started, e.g. for `rollout --env docker`.
+
+    An engine cuagym did not start (a system service) is left alone.
+
+    Example:
+
+        cuagym desktop stop-engine
+    """
+    from infra.envs.docker import stop_dockerd
+
+    stopped = stop_dockerd()
+    if stopped is None:
+        console.print("no dockerd started by cuagym is running")
+    else:
+        console.print(f"stopped dockerd (pid {stopped.pid}) and its containerd")

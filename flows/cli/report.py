@@ -139,7 +139,17 @@ def mutation(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
         console.print("no tuple has reached the mutation stage yet")
         return
     table = Table(title="mutation score per family" + (f" ({run_id})" if run_id else ""))
-    for col in ("family", "app", "tuples", "mutants", "killed", "score", "with survivors"):
+    for col in (
+        "family",
+        "app",
+        "tuples",
+        "mutants",
+        "killed",
+        "score",
+        "with survivors",
+        "skipped",
+        "stage errors",
+    ):
         table.add_column(col, justify="left" if col in ("family", "app") else "right")
     for r in rows:
         score = "n/a" if r["mutation_score"] is None else f"{r['mutation_score']:.1%}"
@@ -151,6 +161,8 @@ def mutation(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
             str(r["killed"]),
             score,
             str(r["tuples_with_survivors"]),
+            str(r["skipped"] or 0),
+            str(r["stage_errors"]),
         )
     Console().print(table)
     survivors = surviving_mutants(path, run_id)
@@ -163,7 +175,12 @@ def mutation(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
         Console().print(found)
     total = sum(r["mutants"] or 0 for r in rows)
     killed = sum(r["killed"] or 0 for r in rows)
-    console.print(f"overall: {killed}/{total} mutants killed" + (f" ({killed / total:.1%})" if total else ""))
+    skipped = sum(r["skipped"] or 0 for r in rows)
+    console.print(
+        f"overall: {killed}/{total} mutants killed"
+        + (f" ({killed / total:.1%})" if total else "")
+        + f", {skipped} skipped"
+    )
     target = chart or settings.output_dir / "reports" / "mutation.png"
     console.print(f"chart: {mutation_chart(rows, target)}")
 

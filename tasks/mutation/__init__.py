@@ -36,6 +36,7 @@ import yaml
 from pydantic import BaseModel, Field
 
 from infra.envs.base import EnvRole, Snapshot
+from infra.envs.home import walk_state
 from infra.envs.local import LocalEnv, LocalProvider
 from infra.errors import CuagymError, EnvError
 from infra.sandbox import Bind, Limits, run_in_sandbox
@@ -59,6 +60,13 @@ class MutationSettings(BaseModel):
     )
     max_corruptions: int = Field(default=3, ge=0, description="corruption mutants per tuple")
     workers: int = Field(default=2, ge=1, description="mutants graded side by side")
+    # A skipped mutant is a part of the task whose check went untested: a reward weak exactly where
+    # mutants could not be built (a state the hub refuses, a home that cannot be copied) would pass.
+    # With the default budget of about 11 mutants, 10 % lets one odd mutant go on a full budget, but
+    # never a stage that tested only part of the reward.
+    max_skipped_share: float = Field(
+        default=0.10, ge=0.0, le=1.0, description="skipped / planned mutants above which the round fails"
+    )
 
 
 @cache
@@ -77,7 +85,9 @@ def run_mutation_tests(
     settings: MutationSettings | None = None,
 ) -> MutationReport:
     """Build the tuple's mutants and grade each with `reward_py`; never raises for what the reward
-    or the states do, only for a sandbox that could not start."""
+    or the states do, only for a sandbox that could not start. A stage that could not build or grade
+    its mutants says so in the report (`error`, `truncated`, `skipped`; see
+    MutationReport.stage_failure), which fails the round: it never passes for want of mutants."""
     settings = settings or MutationSettings()
     started = time.monotonic()
     hub_states = _hub_states(golden_env, provider)
@@ -85,7 +95,9 @@ def run_mutation_tests(
         (states, unit) for states in hub_states for unit in states.units(incidental_rules().get("hub") or [])
     ]
     scratch = Path(tempfile.mkdtemp(prefix="mutants-", dir=provider.root))
+    results: list[MutantResult | dict] = []
     try:
+        unlisted = _truncated_views(initial_env, golden_env)
         plan = _plan_file_mutants(
             spec,
             initial_env,
@@ -96,20 +108,37 @@ def run_mutation_tests(
             len(hub_units),
             [s.app for s in hub_states],
         )
-        jobs = [_file_job(m, scratch / "home" / "out" / m["id"], hub_states) for m in plan["mutants"]]
-        jobs += _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, plan)
-        with ThreadPoolExecutor(max_workers=settings.workers) as pool:
-            results = list(pool.map(lambda job: _grade(spec, reward_py, provider, limits, *job), jobs))
+        plan["truncated"] = unlisted + plan["truncated"]
+        if not plan["error"] and not plan["truncated"]:
+            jobs = [_file_job(m, scratch / "home" / "out" / m["id"], hub_states) for m in plan["mutants"]]
+            jobs += _hub_jobs(spec, hub_states, hub_units, initial_env, golden_env, settings, plan)
+            with ThreadPoolExecutor(max_workers=settings.workers) as pool:
+                results = list(pool.map(lambda job: _grade(spec, reward_py, provider, limits, *job), jobs))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     report = MutationReport(
         units=plan["file_units"] + len(hub_units),
-        mutants=[r for r in results if r],
-        skipped=plan["skipped"],
+        mutants=[r for r in results if isinstance(r, MutantResult)],
+        skipped=plan["skipped"] + [r for r in results if isinstance(r, dict)],
+        error=plan["error"],
+        truncated=plan["truncated"],
+        max_skipped_share=settings.max_skipped_share,
         seconds=round(time.monotonic() - started, 3),
     )
-    log.debug("%s: %d/%d mutants killed", spec.id, report.killed, report.total)
+    log.debug(
+        "%s: %d/%d mutants killed, %d skipped", spec.id, report.killed, report.total, report.skipped_mutants
+    )
     return report
+
+
+def _truncated_views(initial_env: LocalEnv, golden_env: LocalEnv) -> list[str]:
+    """The host's state views (what the Discriminator was shown) must be whole as well: a reward
+    written from part of a state cannot be trusted on the rest of it."""
+    return [
+        f"the {label} state view is truncated (too many entries, too deep, or unreadable)"
+        for label, env in (("initial", initial_env), ("golden", golden_env))
+        if walk_state(env.home)[1]
+    ]
 
 
 def _hub_states(golden_env: LocalEnv, provider: LocalProvider) -> list[HubStates]:
@@ -150,14 +179,25 @@ def _plan_file_mutants(
     plan_file = scratch / "home" / "out" / "plan.json"
     if not result.ok or not plan_file.is_file() or plan_file.stat().st_size > PLAN_BYTES:
         why = result.stderr.strip().splitlines()[-3:] if result.stderr else [f"exit {result.exit_code}"]
-        log.warning("%s: the mutator failed (%s); no file mutants", spec.id, " | ".join(why)[:400])
-        return {
-            "mutants": [],
-            "skipped": [{"path": "", "why": "mutator failed: " + " | ".join(why)[:400]}],
-            "file_units": 0,
-        }
-    plan = json.loads(plan_file.read_text(encoding="utf-8"))
-    return {"mutants": plan["mutants"], "skipped": plan["skipped"], "file_units": len(plan["units"])}
+        if result.ok:
+            why = [f"no plan.json of at most {PLAN_BYTES} bytes"]
+        log.warning("%s: the mutator failed (%s)", spec.id, " | ".join(why)[:400])
+        return _failed_plan("the mutator failed: " + " | ".join(why)[:400])
+    try:
+        plan = json.loads(plan_file.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        return _failed_plan(f"the mutator's plan.json does not parse: {exc}"[:400])
+    return {
+        "mutants": plan["mutants"],
+        "skipped": plan["skipped"],
+        "file_units": len(plan["units"]),
+        "truncated": plan.get("truncated") or [],
+        "error": None,
+    }
+
+
+def _failed_plan(error: str) -> dict:
+    return {"mutants": [], "skipped": [], "file_units": 0, "truncated": [], "error": error}
 
 
 def _file_job(mutant: dict, home: Path, hub_states: list[HubStates]):
@@ -243,15 +283,16 @@ def _put_first(client, app: str, sid: str, baseline: dict, currents: list) -> di
     return {}
 
 
-def _grade(spec, reward_py, provider, limits, mutant: dict, home: Path, hub: dict) -> MutantResult | None:
-    """Grade one mutant in a fresh env (its own home copy and, for web tasks, its own session)."""
+def _grade(spec, reward_py, provider, limits, mutant: dict, home: Path, hub: dict) -> MutantResult | dict:
+    """Grade one mutant in a fresh env (its own home copy and, for web tasks, its own session); a
+    mutant that cannot be provisioned or put into the hub comes back as a skip record (counted)."""
     try:
         env = provider.provision(
             spec.id, EnvRole.DEBUG, apps=spec.apps, from_snapshot=Snapshot(env_id="mutant", ref=str(home))
         )
     except (OSError, CuagymError) as exc:
         log.warning("%s: mutant %s could not be provisioned: %s", spec.id, mutant["id"], exc)
-        return None
+        return _skip(mutant, f"could not be provisioned: {exc}")
     try:
         if hub:  # {app: (baseline, candidate currents)}
             with provider.hub.client() as client:
@@ -260,8 +301,12 @@ def _grade(spec, reward_py, provider, limits, mutant: dict, home: Path, hub: dic
         grade = parse_grade(env.run_script(reward_py, name="reward.py", limits=limits))
     except EnvError as exc:
         log.warning("%s: mutant %s skipped: %s", spec.id, mutant["id"], exc.message)
-        return None
+        return _skip(mutant, exc.message)
     finally:
         env.close()
     outcome = "errored" if grade.score is None else "survived" if grade.score >= 1.0 else "killed"
     return MutantResult(**mutant, score=grade.score, outcome=outcome, error=grade.error)
+
+
+def _skip(mutant: dict, why: str) -> dict:
+    return {"path": mutant["path"], "mutant": mutant["id"], "why": why[:300]}

@@ -75,6 +75,36 @@ def test_serve_sets_up_a_bundle_and_stops_on_ctrl_c(tmp_path, families, desktop_
             if proc.poll() is None:
                 proc.kill()
     assert proc.returncode == 0, stderr
+    # Whatever serve started, it stops: the desktop's folder goes with it (--keep-home keeps it).
+    assert Path(fields["home"]).is_relative_to(tmp_path / "var" / "desktops")
+    assert not (tmp_path / "var" / "desktops" / bundle.name).exists()
+
+
+def test_stop_engine_stops_the_dockerd_cuagym_started_and_no_other(tmp_path, monkeypatch):
+    from infra.envs.docker.daemon import _children, docker_client, recorded_dockerd
+    from infra.server.daemon import start_ticks
+    from infra.settings import get_settings
+
+    monkeypatch.setenv("CUAGYM_VAR_DIR", str(tmp_path / "var"))
+    get_settings.cache_clear()
+    try:
+        docker_client().close()  # starts (and records) a dockerd unless an engine already answers
+        ours = recorded_dockerd()
+        if ours is None:  # an engine we did not start (a service, another test's): never ours to stop
+            result = CliRunner().invoke(main, ["desktop", "stop-engine"])
+            assert result.exit_code == 0 and "no dockerd started by cuagym" in result.output
+            docker_client(start=False).ping()
+            return
+        engine = [(pid, start_ticks(pid)) for pid in [ours.pid, *_children(ours.pid)]]
+        assert any("containerd" in Path(f"/proc/{pid}/cmdline").read_text() for pid, _ in engine)
+        result = CliRunner().invoke(main, ["desktop", "stop-engine"])
+        assert result.exit_code == 0 and f"stopped dockerd (pid {ours.pid})" in result.output
+        assert [pid for pid, ticks in engine if start_ticks(pid) == ticks] == []  # containerd too
+        assert recorded_dockerd() is None
+        again = CliRunner().invoke(main, ["desktop", "stop-engine"])
+        assert "no dockerd started by cuagym" in again.output
+    finally:
+        get_settings.cache_clear()
 
 
 def test_serve_rejects_a_folder_that_is_not_a_bundle(tmp_path):

@@ -22,13 +22,13 @@ from pathlib import Path
 from infra.envs.desktop import DesktopEnv, DesktopProvider
 from infra.envs.desktop.sandbox import DesktopConfig, GuestSession
 from infra.envs.docker.container import OWNER_LABEL, ContainerSession, owner_label, sweep_orphans
-from infra.envs.docker.daemon import docker_client
+from infra.envs.docker.daemon import docker_client, engine, stop_dockerd
 from infra.envs.docker.image import ensure_image, image_present
 from infra.envs.local import HubRoute
 from infra.errors import EnvError
 from infra.sandbox import Limits
 
-__all__ = ["DockerProvider", "docker_client", "ensure_image"]
+__all__ = ["DockerProvider", "docker_client", "engine", "ensure_image", "stop_dockerd"]
 
 
 class DockerProvider(DesktopProvider):

@@ -3,20 +3,25 @@ or — where no engine runs, as on a fresh CI machine with only the docker.io pa
 here for the caller.
 
 A dockerd started here has no bridge and no iptables rules: desktops run with no network at all
-(their server is reached through a bind-mounted Unix socket), so the engine needs none either. It
-keeps running after the command that started it, like a system service, with its log at
-var/docker/dockerd.log.
+(their server is reached through a bind-mounted Unix socket), so the engine needs none either. Its
+log is var/docker/dockerd.log and its pid (with start time) var/docker/dockerd.json. A command that
+needs an engine only for itself (`cuagym desktop image`) stops the one it started when it is done
+(`engine()`); one started for rollouts keeps running, like a system service, until
+`cuagym desktop stop-engine` (`stop_dockerd()`) ends it and the containerd it runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from infra.errors import SandboxUnavailableError
-from infra.server.daemon import Daemon
+from infra.server.daemon import Daemon, start_ticks
 from infra.settings import get_settings
 
 DOCKER_SOCKET = Path("/var/run/docker.sock")
@@ -51,6 +56,55 @@ def docker_client(*, start: bool = True):
     )
 
 
+@contextlib.contextmanager
+def engine() -> Iterator:
+    """`docker_client()` for the length of a block: an engine started for it is stopped after it."""
+    before = recorded_dockerd()
+    client = docker_client()
+    try:
+        yield client
+    finally:
+        client.close()
+        if before is None and recorded_dockerd() is not None:
+            stop_dockerd()
+
+
+def _state_file() -> Path:
+    return get_settings().var_dir / "docker" / "dockerd.json"
+
+
+def recorded_dockerd() -> Daemon | None:
+    """The dockerd cuagym started on this machine, while it still runs."""
+    try:
+        daemon = Daemon.model_validate_json(_state_file().read_text())
+    except FileNotFoundError:
+        return None
+    return daemon if daemon.running() else None
+
+
+def stop_dockerd(timeout_s: float = 30.0) -> Daemon | None:
+    """Stop the dockerd cuagym started (and the containerd it runs); None when there is none."""
+    daemon = recorded_dockerd()
+    if daemon is not None:
+        # dockerd stops the containerd it manages on SIGINT; these are killed if it does not.
+        children = [(pid, start_ticks(pid)) for pid in _children(daemon.pid)]
+        daemon.stop(timeout_s)
+        for pid, ticks in children:
+            if ticks is not None and start_ticks(pid) == ticks:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+    _state_file().unlink(missing_ok=True)
+    return daemon
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
 def _connect(docker):
     try:
         client = docker.from_env(timeout=120)
@@ -61,7 +115,7 @@ def _connect(docker):
 
 
 def start_dockerd() -> Daemon:
-    """Spawn dockerd in its own session (it outlives this process). Root only."""
+    """Spawn dockerd in its own session (it outlives this process) and record it. Root only."""
     dockerd = shutil.which("dockerd")
     if dockerd is None:
         raise SandboxUnavailableError(
@@ -83,4 +137,6 @@ def start_dockerd() -> Daemon:
         f"unix://{DOCKER_SOCKET}",
     ]
     env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
-    return Daemon.spawn("dockerd", argv, env=env, cwd=Path("/"), log=var / "dockerd.log")
+    daemon = Daemon.spawn("dockerd", argv, env=env, cwd=Path("/"), log=var / "dockerd.log")
+    _state_file().write_text(daemon.model_dump_json())
+    return daemon

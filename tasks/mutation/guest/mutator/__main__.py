@@ -3,7 +3,8 @@
 CONFIG_JSON: {"initial": dir, "golden": dir, "out": dir, "seed": str, "max_partial": int,
 "max_corruptions": int, "incidental": {kind: [glob, …]}}. The two homes are mounted read-only; each
 mutant's home is written to <out>/<id>/, and <out>/plan.json lists them:
-{"units": [...], "mutants": [...], "skipped": [...]}.
+{"units": [...], "mutants": [...], "skipped": [...], "truncated": [...]}; "truncated" names what the
+listings could not see, and then no mutant is built.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def main(config: dict) -> None:
         homes, config["seed"], config["max_partial"], config["max_corruptions"], config.get("other_units", 0)
     )
     built = []
-    for mutant in mutants:
+    # An incomplete listing is not the state: its mutants would test a reward on part of it only.
+    for mutant in mutants if not homes.unseen else []:
         why = build(mutant, homes, out / mutant.id)
         if why is None:
             built.append(mutant.record())
@@ -80,9 +82,10 @@ def main(config: dict) -> None:
         "units": [{"kind": u.kind, "path": u.path, "what": u.what} for u in units],
         "mutants": built,
         "skipped": skipped,
+        "truncated": homes.unseen[:50],
     }
     (out / "plan.json").write_text(json.dumps(result), encoding="utf-8")
-    print(f"{len(units)} units, {len(built)} mutants, {len(skipped)} skipped")
+    print(f"{len(units)} units, {len(built)} mutants, {len(skipped)} skipped, {len(homes.unseen)} unseen")
 
 
 if __name__ == "__main__":

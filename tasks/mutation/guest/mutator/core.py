@@ -67,6 +67,7 @@ class Homes:
     initial: Path
     golden: Path
     incidental: dict[str, list[str]]
+    unseen: list[str] = field(default_factory=list)  # what the listings could not see (files.listing)
 
     def is_incidental(self, kind: str, rel: str) -> bool:
         return any(fnmatch.fnmatch(rel, pattern) for pattern in self.incidental.get(kind, ()))
@@ -140,10 +141,10 @@ def copy_regular(src: str, dst: str) -> None:
 def build(mutant: Mutant, homes: Homes, out: Path) -> str | None:
     """Write the mutant's home to `out`; returns why it could not be built, or None."""
     base = homes.golden if mutant.base == "golden" else homes.initial
-    shutil.copytree(base, out, symlinks=True, copy_function=copy_regular)
     try:
+        shutil.copytree(base, out, symlinks=True, copy_function=copy_regular)
         mutant.op(out)
-    except Exception as exc:  # a unit that cannot be reverted is skipped, never fatal
+    except Exception as exc:  # a mutant that cannot be built is skipped (and counted), never fatal
         shutil.rmtree(out, ignore_errors=True)
         return f"{type(exc).__name__}: {exc}"[:300]
     return None

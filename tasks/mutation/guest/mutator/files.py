@@ -12,24 +12,49 @@ from pathlib import Path
 
 from mutator.core import Corruption, Homes, Unit
 
+MAX_ENTRIES = 20_000  # as the host's state view: a home of millions of entries is not mutated
 
-def listing(home: Path) -> dict[str, tuple[str, str]]:
+
+def listing(home: Path, unseen: list[str] | None = None) -> dict[str, tuple[str, str]]:
     """rel path -> (kind, fingerprint): "file" with sha256 and mode, "dir", "link" with its target;
-    special files are left out (they cannot be copied into a mutant)."""
+    special files are left out (they cannot be copied into a mutant). What cannot be listed (a folder
+    or file that cannot be read, a path past the kernel's PATH_MAX, entries past MAX_ENTRIES) is
+    noted in `unseen`: the listing is then not the whole state, and no mutant may be built from it."""
+    unseen = [] if unseen is None else unseen
+
+    def note(path: str, why: str) -> None:
+        rel = os.path.relpath(path, home)
+        if len(rel) > 160:  # a path past PATH_MAX is thousands of bytes long
+            rel = f"{rel[:80]}… ({len(rel)} bytes)"
+        entry = f"{rel}: {why}"
+        if len(unseen) < 50 and entry not in unseen:
+            unseen.append(entry)
+
     found = {}
-    for root, dirs, files in os.walk(home):
+    for root, dirs, files in os.walk(home, onerror=lambda exc: note(exc.filename, exc.strerror)):
         for name in dirs + files:
             full = Path(root) / name
-            rel = full.relative_to(home).as_posix()
-            st = full.lstat()
-            if stat.S_ISLNK(st.st_mode):
-                found[rel] = ("link", os.readlink(full))
-            elif stat.S_ISDIR(st.st_mode):
-                found[rel] = ("dir", "")
-            elif stat.S_ISREG(st.st_mode):
-                digest = hashlib.sha256(full.read_bytes()).hexdigest()
-                found[rel] = ("file", f"{digest}:{stat.S_IMODE(st.st_mode):o}")
+            if len(found) >= MAX_ENTRIES:
+                note(str(full), f"more than {MAX_ENTRIES} entries")
+                return found
+            try:
+                found.update(_entry(home, full))
+            except OSError as exc:
+                note(str(full), exc.strerror or type(exc).__name__)
     return found
+
+
+def _entry(home: Path, full: Path) -> dict[str, tuple[str, str]]:
+    rel = full.relative_to(home).as_posix()
+    st = full.lstat()
+    if stat.S_ISLNK(st.st_mode):
+        return {rel: ("link", os.readlink(full))}
+    if stat.S_ISDIR(st.st_mode):
+        return {rel: ("dir", "")}
+    if stat.S_ISREG(st.st_mode):
+        digest = hashlib.sha256(full.read_bytes()).hexdigest()
+        return {rel: ("file", f"{digest}:{stat.S_IMODE(st.st_mode):o}")}
+    return {}
 
 
 def _remove(path: Path) -> None:
@@ -85,8 +110,12 @@ def _covered(rel: str, paths: set[str]) -> bool:
 
 def file_units(homes: Homes, refine) -> list[Unit]:
     """The file-level units; `refine(rel)` returns the finer units of a rewritten file, or None."""
-    before = {k: v for k, v in listing(homes.initial).items() if not homes.is_incidental("file", k)}
-    after = {k: v for k, v in listing(homes.golden).items() if not homes.is_incidental("file", k)}
+    before = {
+        k: v for k, v in listing(homes.initial, homes.unseen).items() if not homes.is_incidental("file", k)
+    }
+    after = {
+        k: v for k, v in listing(homes.golden, homes.unseen).items() if not homes.is_incidental("file", k)
+    }
     added = sorted(set(after) - set(before))
     removed = sorted(set(before) - set(after))
     units: list[Unit] = []
@@ -186,8 +215,8 @@ def _moves(before, after, added, removed) -> list[tuple[str, str]]:
 def file_corruptions(homes: Homes, units: list[Unit]) -> list[Corruption]:
     """An extra change the task never asked for: a file the golden state left untouched is deleted."""
     touched = {u.path for u in units}
-    before = listing(homes.initial)
-    after = listing(homes.golden)
+    before = listing(homes.initial, homes.unseen)
+    after = listing(homes.golden, homes.unseen)
     bystanders = sorted(
         rel
         for rel, (kind, fp) in after.items()
