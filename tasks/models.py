@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,6 +25,14 @@ from skills.kit.vocabulary import TaskSpec as TaskSpec
 from skills.kit.vocabulary import Wording as Wording
 
 MAX_ROUNDS = 5
+
+# The apps a run may name: every skills/<app>/ with a taxonomy (the catalogue is the one list). As a
+# Literal they become an enum in the synth and retry deployments' parameter schema, so the UI and
+# prefect.yaml refuse an unknown app before a run starts instead of failing it at sampling time.
+KNOWN_APPS: tuple[str, ...] = tuple(
+    sorted(p.parent.name for p in (Path(__file__).parents[1] / "skills").glob("*/taxonomy.yaml"))
+)
+AppName = Literal[KNOWN_APPS]  # type: ignore[valid-type]
 
 
 def utcnow() -> datetime:
@@ -331,7 +340,7 @@ class SynthParams(AgentParams):
     """Parameters of the synthesis flow (the `synth` deployment validates against this)."""
 
     count: int = Field(default=20, ge=1, le=100_000, description="tasks to sample in this run")
-    apps: list[str] = Field(default_factory=list, description="restrict to these apps (empty: all)")
+    apps: list[AppName] = Field(default_factory=list, description="restrict to these apps (empty: all)")
     seed: int | None = Field(default=None, description="sampling seed; default: today's date (UTC)")
     export: bool = True
     quotas: str | None = Field(default=None, description="quotas YAML (default skills/quotas.yaml)")
@@ -360,7 +369,7 @@ class RetryParams(AgentParams):
     task_ids: list[str] = Field(default_factory=list, description="exact task ids (empty: select by filters)")
     status: TupleStatus = Field(default=TupleStatus.REJECTED, description="tuples in this status")
     reject_reason: RejectReason | None = Field(default=None, description="only this reject reason")
-    app: str | None = Field(default=None, description="only tuples touching this app")
+    app: AppName | None = Field(default=None, description="only tuples touching this app")
     limit: int = Field(default=100, ge=1, le=100_000)
 
     def as_synth(self) -> SynthParams:

@@ -45,11 +45,8 @@ def quota_rows(plan: QuotaPlan) -> list[dict]:
     reasons = {i.quota: i for i in plan.infeasible}
     rows = []
     for quota, value in effective.items():
-        asked = (
-            float(getattr(q, quota, value))
-            if quota != "count"
-            else float(reasons["count"].asked if "count" in reasons else value)
-        )
+        # a relaxed quota's asked value is the one before relaxing (plan.quotas holds the enforced one)
+        asked = float(reasons[quota].asked if quota in reasons else getattr(q, quota, value))
         rows.append(
             {
                 "quota": quota,

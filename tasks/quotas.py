@@ -83,6 +83,14 @@ def load_matrix(path: Path) -> ScenarioMatrix:
     return matrix
 
 
+COUNT_QUOTAS = frozenset({"count", "min_per_app", "template_cap"})  # the others are shares of a batch
+
+
+def quota_value(quota: str, value: float) -> str:
+    """A quota's value as people read it: a share as a percentage, a count as a whole number."""
+    return f"{value:g}" if quota in COUNT_QUOTAS else f"{value:.1%}"
+
+
 @dataclass(frozen=True)
 class Infeasibility:
     quota: str
@@ -91,7 +99,10 @@ class Infeasibility:
     why: str
 
     def __str__(self) -> str:
-        return f"{self.quota}={self.asked:g} is infeasible ({self.why}); using {self.feasible:.3f}"
+        return (
+            f"{self.quota}={quota_value(self.quota, self.asked)} is infeasible ({self.why}); "
+            f"enforced {quota_value(self.quota, self.feasible)} instead"
+        )
 
 
 @dataclass
@@ -171,8 +182,9 @@ def plan_quotas(families: dict[str, Family], count: int, quotas: Quotas) -> Quot
                 "max_app_share",
                 quotas.max_app_share,
                 need / total,
-                f"{len(apps)} apps × {max_per_app} per app < {app_slots_needed} app "
-                f"slots ({total} specs + {min_cross} second apps of cross-app specs)",
+                f"{quotas.max_app_share:.0%} of a batch of {total} allows {max_per_app} spec(s) per "
+                f"app, so {len(apps)} apps hold {max_per_app * len(apps)} of the {app_slots_needed} "
+                f"app slots needed ({total} specs + {min_cross} second apps of cross-app specs)",
             )
         )
         max_per_app = need
@@ -187,7 +199,7 @@ def plan_quotas(families: dict[str, Family], count: int, quotas: Quotas) -> Quot
                 quotas.min_cross_app_share,
                 max_per_app / total,
                 f"every cross-app family involves {app}, which may hold at most "
-                f"{max_per_app} specs of {total}",
+                f"{max_per_app} spec(s) of {total}",
             )
         )
         min_cross = max_per_app
@@ -211,7 +223,7 @@ def plan_quotas(families: dict[str, Family], count: int, quotas: Quotas) -> Quot
                 "min_per_app",
                 quotas.min_per_app,
                 total // max(len(apps), 1),
-                f"{len(apps)} apps × {quotas.min_per_app} exceed the batch of {total}",
+                f"{len(apps)} apps × {quotas.min_per_app} spec(s) each exceed the batch of {total}",
             )
         )
         quotas = replace_quota(quotas, min_per_app=total // max(len(apps), 1))

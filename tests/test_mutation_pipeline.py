@@ -34,7 +34,7 @@ def test_mutants_are_stored_reported_and_reverified(prefect_harness, isolated_se
     report = CliRunner().invoke(main, ["report", "mutation"])
     assert report.exit_code == 0, report.output
     assert "mutation score per family" in report.output and "killed (100.0%)" in report.output
-    assert (isolated_settings.output_dir / "reports" / "mutation.png").stat().st_size > 10_000
+    assert (isolated_settings.output_dir / "reports" / "all-runs-mutation.png").stat().st_size > 10_000
 
     bundle = next(Path(o.bundle) for o in summary.outcomes if o.family == "chat.thread_reply_react")
     clean = CliRunner().invoke(main, ["verify", str(bundle), "--mutants", "4"])

@@ -8,7 +8,7 @@ import pytest
 from skills.kit import load_families
 from tasks.dedupe import NearDuplicateFilter, load_embedder
 from tasks.models import SynthParams, Wording
-from tasks.plan import plan_batch
+from tasks.plan import plan_batch, quota_rows
 from tasks.quality import check_warehouse
 from tasks.quotas import Quotas, plan_quotas
 from tasks.taxonomy import TaxonomyError, parse_taxonomy
@@ -76,6 +76,20 @@ def test_infeasible_quota_is_detected_before_sampling():
     assert "min_cross_app_share" in reasons and "per template" in reasons["min_cross_app_share"]
     assert "count" in reasons  # 10 families × 5 wordings × 3 cannot supply 300 specs
     assert plan.count == len(only_calc) * len(Wording) * 3
+
+
+def test_a_small_batch_names_its_relaxed_quotas_in_words_people_can_read():
+    plan = plan_quotas(FAMILIES, 3, Quotas())
+    notes = {i.quota: str(i) for i in plan.infeasible}
+    # was "9 apps × 0 per app < 5 app slots": 0 per app is the consequence, so the share comes first
+    assert "15% of a batch of 3 allows 0 spec(s) per app" in notes["max_app_share"]
+    assert notes["max_app_share"].startswith("max_app_share=15.0% is infeasible")
+    # was "min_per_app=0 … enforced 0.000": the asked value before relaxing, a count as a count
+    assert notes["min_per_app"].startswith("min_per_app=1 is infeasible")
+    assert notes["min_per_app"].endswith("enforced 0 instead")
+    rows = {r["quota"]: r for r in quota_rows(plan)}
+    assert (rows["min_per_app"]["asked"], rows["min_per_app"]["effective"]) == (1.0, 0.0)
+    assert rows["max_app_share"]["asked"] == 0.15
 
 
 def test_near_duplicates_are_rejected(embed):

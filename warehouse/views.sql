@@ -78,11 +78,11 @@ SELECT r.run_id,
 FROM run_tasks r LEFT JOIN tuples t USING (task_id)
 GROUP BY ALL;
 
--- Why tuples were rejected, per app (a cross-app tuple counts for each of its apps).
+-- Why tuples were rejected, per app: a tuple counts once, under its apps joined with '+'
+-- (a calc+writer tuple is its own row, not one under calc and another under writer).
 CREATE OR REPLACE VIEW reject_reasons AS
-SELECT app, reject_reason, count(*) AS tuples
-FROM (SELECT unnest(s.apps) AS app, t.reject_reason
-      FROM tuples t JOIN specs s USING (task_id) WHERE t.status = 'rejected')
+SELECT array_to_string(s.apps, '+') AS app, t.reject_reason, count(*) AS tuples
+FROM tuples t JOIN specs s USING (task_id) WHERE t.status = 'rejected'
 GROUP BY ALL;
 
 -- How many rounds verified tuples needed.
@@ -230,13 +230,34 @@ SELECT r.run_id, r.kind, r.model, s.step, s.epoch, s.loss,
        s.learning_rate, s.grad_norm, s.tokens, s.trained_tokens, s.seconds,
        s.tokens / nullif(s.seconds, 0) AS tokens_per_s,
        sum(s.tokens) OVER (PARTITION BY s.run_id ORDER BY s.step) AS tokens_total,
-       sum(s.seconds) OVER (PARTITION BY s.run_id ORDER BY s.step) AS seconds_total
+       sum(s.seconds) OVER (PARTITION BY s.run_id ORDER BY s.step) AS seconds_total,
+       -- the run's throughput so far (its last row is training_run_totals.tokens_per_s); the mean of
+       -- tokens_per_s is not the run's throughput: it weights a 0.1 s step like a 10 s one
+       sum(s.tokens) OVER (PARTITION BY s.run_id ORDER BY s.step)
+           / nullif(sum(s.seconds) OVER (PARTITION BY s.run_id ORDER BY s.step), 0) AS tokens_per_s_so_far
 FROM training_steps s JOIN training_runs r USING (run_id);
+
+-- One row per training run: its totals, the numbers `cuagym report training` prints. tokens_per_s is
+-- all input tokens over all step seconds (SFT: the optimizer steps; GSPO: the updates, rollouts
+-- excluded); GSPO also sums the completion tokens its rollouts sampled (sampled_tokens), which an
+-- iteration whose groups all had zero variance samples without training any.
+CREATE OR REPLACE VIEW training_run_totals AS
+SELECT r.run_id, r.kind, r.model, r.status, r.started_at, r.finished_at, r.samples, r.dropped,
+       count(s.step) AS logged, max(s.step) AS steps, max(s.iteration) AS iterations,
+       arg_min(s.loss, s.step) AS first_loss, arg_max(s.loss, s.step) AS last_loss,
+       coalesce(sum(s.tokens), 0) AS tokens, coalesce(sum(s.trained_tokens), 0) AS trained_tokens,
+       sum(s.seconds) AS seconds, sum(s.tokens) / nullif(sum(s.seconds), 0) AS tokens_per_s,
+       g.sampled_tokens, sum(s.rollout_seconds) AS rollout_seconds
+FROM training_runs r LEFT JOIN training_steps s USING (run_id)
+LEFT JOIN (SELECT run_id, sum(completion_tokens) AS sampled_tokens FROM gspo_rollouts GROUP BY ALL) g
+    USING (run_id)
+GROUP BY ALL;
 
 CREATE OR REPLACE VIEW gspo_curves AS
 SELECT r.run_id, r.model, s.iteration, s.step, s.loss, s.reward_mean, s.unscored, s.advantage_abs_mean,
        s.groups, s.zero_variance_groups, s.rollouts, s.ratio_mean, s.clip_low_fraction, s.clip_high_fraction,
        s.grad_norm, s.tokens, s.trained_tokens, s.seconds, s.rollout_seconds,
+       s.tokens / nullif(s.seconds, 0) AS tokens_per_s,
        s.trained_tokens / nullif(s.seconds, 0) AS trained_tokens_per_s
 FROM training_steps s JOIN training_runs r USING (run_id)
 WHERE r.kind = 'gspo';

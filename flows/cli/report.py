@@ -34,8 +34,11 @@ def rejections(app: str | None, limit: int, fmt: str, warehouse: Path | None) ->
     """The most common reasons rounds fail, per app and per failed condition.
 
     Every failed round counts (a tuple rejected after five rounds counts five times; the `tuples`
-    column counts each tuple once), plus critic rejections as condition `vote`. The example column
-    is the first line of feedback the agents were given.
+    column counts each tuple once), plus critic rejections as condition `vote`. A cross-app tuple
+    counts once, under its apps joined with '+' (calc+writer); --app calc includes it. The condition
+    is the first agreement condition that failed, or the stage that failed instead (generator,
+    discriminator, mutation, pipeline). The example column is the first line of feedback the agents
+    were given.
 
     Example:
 
@@ -115,7 +118,7 @@ def coverage(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
     "--chart",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Where to write the PNG (default output/reports/mutation.png).",
+    help="Where to write the PNG (default output/reports/<run>-mutation.png, all-runs-mutation.png without --run).",
 )
 @warehouse_option
 @handle_errors
@@ -181,7 +184,8 @@ def mutation(run_id: str | None, chart: Path | None, warehouse: Path | None) -> 
         + (f" ({killed / total:.1%})" if total else "")
         + f", {skipped} skipped"
     )
-    target = chart or settings.output_dir / "reports" / "mutation.png"
+    # one chart per run (and one for every run together): a run's chart never overwrites another's
+    target = chart or settings.output_dir / "reports" / f"{run_id or 'all-runs'}-mutation.png"
     console.print(f"chart: {mutation_chart(rows, target)}")
 
 
@@ -194,12 +198,18 @@ def _training_summary(run: dict) -> Table:
     table = Table(title=f"training run {run['run_id']}")
     table.add_column("figure")
     table.add_column("value", overflow="fold")
-    iterations = [("iterations", str(run["iterations"] or 0))] if run["kind"] == "gspo" else []
+    gspo = run["kind"] == "gspo"
+    iterations = [("iterations", str(run["iterations"] or 0))] if gspo else []
+    # GSPO: an iteration whose groups all have zero variance samples tokens but trains none, so the
+    # update's tokens alone would read 0 for a run that did sample
+    sampled = [("tokens sampled", str(run["sampled_tokens"] or 0))] if gspo else []
     for name, value in [
         ("run", run["run_id"]), ("kind", run["kind"]), ("model", run["model"]), ("status", run["status"]),
         ("steps", str(run["steps"] or 0)), *iterations, ("first loss", _figure(run["first_loss"])),
-        ("last loss", _figure(run["last_loss"])), ("tokens", str(run["tokens"] or 0)),
-        ("tokens/s", _figure(run["tokens_per_s"], ".1f")),
+        ("last loss", _figure(run["last_loss"])), *sampled,
+        ("tokens (updates)" if gspo else "tokens", str(run["tokens"])),
+        ("tokens trained", str(run["trained_tokens"])),
+        ("tokens/s", _figure(run["tokens_per_s"], ".1f") + " (tokens / step seconds)"),
     ]:  # fmt: skip
         table.add_row(name, value)
     return table

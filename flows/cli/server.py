@@ -42,8 +42,11 @@ def start(port: int, pool: str, state_dir: Path | None) -> None:
         cuagym server start --port 4200
     """
     stack = _stack(state_dir, port, pool)
-    console.print("starting PostgreSQL, the Prefect server and a worker (about a minute)…")
-    state = stack.start()
+    if (state := stack.running_state()) is not None:
+        console.print(f"already running (server pid {state.server.pid}, worker pid {state.worker.pid})")
+    else:
+        console.print("starting PostgreSQL, the Prefect server and a worker (about a minute)…")
+        state = stack.start()
     console.print(f"[bold green]Prefect UI:[/] {state.ui_url}")
     console.print(f"API: {state.api_url} (for the prefect CLI: export PREFECT_API_URL=…)", soft_wrap=True)
     console.print(f"work pool: {state.pool}; logs: {state.server.log.parent}", soft_wrap=True)

@@ -14,6 +14,17 @@ from rich.table import Table
 
 from flows.cli.console import console, handle_errors
 from flows.cli.options import llm_options, mutation_options, runner_options, teacher_options
+from infra.errors import ConfigError
+
+
+def known_apps(apps: list[str]) -> list[str]:
+    """`apps` when every one is a known app; a ConfigError naming the others (the params models would
+    reject them too, with a traceback instead of a hint)."""
+    from tasks.models import KNOWN_APPS
+
+    if unknown := sorted(set(apps) - set(KNOWN_APPS)):
+        raise ConfigError(f"unknown app(s) {unknown}", hint=f"known apps: {', '.join(KNOWN_APPS)}")
+    return apps
 
 
 class _ProgressHandler(logging.Handler):
@@ -116,7 +127,7 @@ def synth(
 
     params = SynthParams(
         count=count,
-        apps=[a.strip() for a in apps.split(",") if a.strip()],
+        apps=known_apps([a.strip() for a in apps.split(",") if a.strip()]),
         backend=backend,
         workers=workers,
         runner=runner,
@@ -304,7 +315,7 @@ def retry(
         task_ids=[i for i in ids.split(",") if i],
         status=status,
         reject_reason=reason,
-        app=app,
+        app=known_apps([app])[0] if app else None,
         limit=limit,
         backend=backend,
         workers=workers,

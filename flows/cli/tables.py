@@ -34,11 +34,14 @@ def coverage_table(rows: list[dict], dimensions=("app", "difficulty", "scope", "
 
 
 def print_quota_notes(console: Console, notes: list[dict]) -> None:
+    from tasks.quotas import quota_value
+
     for note in notes:
         if not note["feasible"]:
+            quota = note["quota"]
             console.print(
-                f"[yellow]quota {note['quota']}={note['asked']:g} infeasible:[/] {note['why']}; "
-                f"enforced {note['effective']:.3f} instead"
+                f"[yellow]quota {quota}={quota_value(quota, note['asked'])} infeasible:[/] {note['why']}; "
+                f"enforced {quota_value(quota, note['effective'])} instead"
             )
 
 

@@ -78,11 +78,16 @@ class OperatorServer:
             return None
         return ServerState.model_validate_json(self.state_file.read_text())
 
+    def running_state(self) -> ServerState | None:
+        """The recorded stack's state while its server and worker are both up, else None."""
+        state = self.read_state()
+        return state if state and state.server.running() and state.worker.running() else None
+
     def start(self) -> ServerState:
         """Bring everything up, or return the running stack's state if it is up already."""
-        if (state := self.read_state()) and state.server.running() and state.worker.running():
+        if (state := self.running_state()) is not None:
             return state
-        if state:  # a stack that half died (a reboot, a kill): clear it before starting afresh
+        if self.read_state():  # a stack that half died (a reboot, a kill): clear it before starting afresh
             self.stop()
         _check_port_free(self.port)
         self.state_dir.mkdir(parents=True, exist_ok=True)

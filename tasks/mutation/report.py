@@ -22,6 +22,17 @@ def surviving_mutants(warehouse: Path, run_id: str | None = None) -> list[dict]:
 
 def mutation_chart(rows: list[dict], target: Path) -> Path:
     """One bar per family (its mutation score), coloured by app; lines at the 95 % and 80 % targets."""
+    import matplotlib.pyplot as plt
+
+    fig = mutation_figure(rows)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(target, dpi=110)
+    plt.close(fig)
+    return target
+
+
+def mutation_figure(rows: list[dict]):
+    """The chart of `mutation_chart` as a matplotlib Figure (its legend names the apps)."""
     apply_library_defaults()
     import matplotlib
 
@@ -42,13 +53,14 @@ def mutation_chart(rows: list[dict], target: Path) -> Path:
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("mutants killed / mutants")
     ax.tick_params(axis="x", rotation=75, labelsize=7)
-    ax.legend(loc="lower right", fontsize=8)
+    # the bars' colours name the apps: one legend entry per app beside the two target lines
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=palette(i % 10), label=app) for i, app in enumerate(apps)]
+    ax.legend(handles=ax.get_legend_handles_labels()[0] + handles, loc="lower right", fontsize=8)
     total = sum(r["mutants"] or 0 for r in rows)
     killed = sum(r["killed"] or 0 for r in rows)
     overall = killed / total if total else float("nan")
     ax.set_title(f"mutation score per family — overall {killed}/{total} = {overall:.1%}")
     fig.tight_layout()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(target, dpi=110)
-    plt.close(fig)
-    return target
+    return fig

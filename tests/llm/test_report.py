@@ -52,6 +52,9 @@ def test_report_groups_failed_rounds_and_votes_by_app_and_condition(tmp_path):
         warehouse.save_round(round_row(_failed_round(SPEC, n, agent_error=no_code)))
     warehouse.save_round(round_row(_golden_half(SPEC, 4)))
     warehouse.save_round(round_row(_golden_half(CALC_SPEC, 1)))
+    survived = round_row(_golden_half(SPEC, 5)) | {"reject_reason": "mutant_survived"}
+    survived["conditions"] = [{**c, "ok": True} for c in survived["conditions"]]
+    warehouse.save_round(survived)
     warehouse.save_votes(
         CALC_SPEC.id,
         1,
@@ -66,22 +69,26 @@ def test_report_groups_failed_rounds_and_votes_by_app_and_condition(tmp_path):
     rows = [
         (r["app"], r["condition"], r["reason"], r["rounds"], r["tuples"]) for r in json.loads(result.output)
     ]
+    # a cross-app tuple counts once, under its apps together (it was a calc row and a writer row)
     assert rows[:2] == [
-        ("calc", "golden_full", "golden_not_full", 1, 1),
-        ("calc", "vote", "vote_reject", 1, 1),
+        ("calc+writer", "golden_full", "golden_not_full", 1, 1),
+        ("calc+writer", "vote", "vote_reject", 1, 1),
     ]
-    assert (
-        "files",
-        "setup_ok",
-        "generator_error",
-        3,
-        1,
-    ) in rows  # agent errors fail before condition 1 is met
-    assert rows.index(("files", "setup_ok", "generator_error", 3, 1)) < rows.index(
+    assert not [r for r in rows if r[0] in ("calc", "writer")]
+    # agent errors are the generator's stage (no script reached condition 1), not "agent"/"setup_ok"
+    assert ("files", "generator", "generator_error", 3, 1) in rows
+    assert rows.index(("files", "generator", "generator_error", 3, 1)) < rows.index(
         ("files", "golden_full", "golden_not_full", 1, 1)
     )
-    assert ("writer", "vote", "vote_reject", 1, 1) in rows  # a cross-app tuple counts for each of its apps
+    # the five conditions held and a mutant survived: the mutation stage failed it
+    assert ("files", "mutation", "mutant_survived", 1, 1) in rows
+    assert all(r[1] != "agent" for r in rows)
 
+    only_calc = CliRunner().invoke(
+        main,
+        ["report", "rejections", "--warehouse", str(warehouse.path), "--app", "calc", "--format", "json"],
+    )
+    assert {r["app"] for r in json.loads(only_calc.output)} == {"calc+writer"}
     only_files = CliRunner().invoke(
         main, ["report", "rejections", "--warehouse", str(warehouse.path), "--app", "files"]
     )

@@ -102,3 +102,47 @@ def test_report_training_shows_the_newest_run_and_draws_its_warehouse_rows(isola
     unknown = runner.invoke(main, ["report", "training", "--warehouse", str(path), "--run", "sft-nope"])
     assert unknown.exit_code == 1 and "sft-nope" in unknown.output
     assert sft.run_id in unknown.output and "gspo-older" in unknown.output and "hint" in unknown.output
+
+
+def test_report_training_tokens_per_s_is_the_sql_views_and_gspo_counts_what_it_sampled(tmp_path):
+    from warehouse.query import run_query
+
+    path = tmp_path / "w.duckdb"
+    warehouse = Warehouse(path)
+    warehouse.start_training_run(
+        dict(run_id="sft-uneven", kind="sft", model="tiny", output_dir="var/s", config={},
+             resumed_from=None, samples=2, dropped=0)
+    )  # fmt: skip
+    # a fast step and a slow one: 2,000 tokens in 2 s is 1,000 tokens/s, while the mean of the two
+    # steps' rates (10,000 and 526) is 5,263 — the report and the views must say the same 1,000
+    for step, seconds in ((1, 0.1), (2, 1.9)):
+        warehouse.save_training_step(
+            dict(run_id="sft-uneven", step=step, epoch=1.0, loss=1.0, learning_rate=1e-4, grad_norm=1.0,
+                 tokens=1000, trained_tokens=400, seconds=seconds)
+        )  # fmt: skip
+    _record_gspo(warehouse, "gspo-flat")
+    for it in GSPO_ITERATIONS:  # every group zero-variance in this run: nothing trained, tokens sampled
+        warehouse.save_training_step(
+            it | dict(run_id="gspo-flat", epoch=None, learning_rate=1e-4, grad_norm=None, tokens=0,
+                      trained_tokens=0, rollouts=2, rollout_seconds=3.0, zero_variance_groups=2)
+        )  # fmt: skip
+    warehouse.save_gspo_rollouts(
+        [dict(run_id="gspo-flat", iteration=1, tuple_id="t", repeat=k, reward=0.0, advantage=0.0,
+              model_steps=2, completion_tokens=24, seconds=1.0) for k in range(2)]
+    )  # fmt: skip
+    warehouse.refresh_snapshot(force=True)
+
+    totals = "SELECT tokens_per_s FROM training_run_totals WHERE run_id = 'sft-uneven'"
+    assert run_query(path, totals).rows == [(pytest.approx(1000.0),)]
+    so_far = "SELECT tokens_per_s_so_far FROM training_curves WHERE run_id = 'sft-uneven' ORDER BY step"
+    assert run_query(path, so_far).rows[-1] == (pytest.approx(1000.0),)
+    sft = CliRunner().invoke(main, ["report", "training", "--warehouse", str(path), "--run", "sft-uneven",
+                                    "--chart", str(tmp_path / "s.png")])  # fmt: skip
+    assert sft.exit_code == 0, sft.output
+    assert "1000.0 (tokens / step seconds)" in sft.output and "5263" not in sft.output
+
+    gspo = CliRunner().invoke(main, ["report", "training", "--warehouse", str(path), "--run", "gspo-flat",
+                                     "--chart", str(tmp_path / "g.png")])  # fmt: skip
+    assert gspo.exit_code == 0, gspo.output
+    assert "tokens sampled" in gspo.output and " 48 " in gspo.output.replace("│", " ")
+    assert "tokens (updates)" in gspo.output

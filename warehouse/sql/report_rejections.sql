@@ -1,12 +1,23 @@
--- The most common reasons rounds failed, per app and per failed agreement condition (or `vote` for
--- a critic verdict); $app NULL means every app. One row per (app, condition, reason), most frequent
--- first, with the number of rounds and tuples and one example of the feedback the agents were given.
+-- The most common reasons rounds failed, per app and per failed stage: the first agreement condition
+-- that failed, or the stage that failed around them (generator or discriminator: no script to
+-- check; mutation: the five conditions held but a mutant did not die; pipeline: an internal error;
+-- vote: a critic verdict). $app NULL means every app. A tuple counts once, under its apps joined
+-- with '+' (a calc+writer tuple is neither a calc nor a writer row; --app calc selects it too).
+-- One row per (apps, condition, reason), most frequent first, with the number of rounds and tuples
+-- and one example of the feedback the agents were given.
 WITH failed_rounds AS (
     SELECT r.task_id, r.attempt, r.round, r.reject_reason AS reason,
-           coalesce((SELECT json_extract_string(c.value, '$.condition')
-                     FROM json_each(r.conditions) AS c
-                     WHERE NOT CAST(json_extract(c.value, '$.ok') AS BOOLEAN)
-                     LIMIT 1), 'agent') AS condition,
+           CASE
+               WHEN r.reject_reason IN ('generator_error', 'discriminator_error')
+                   THEN split_part(r.reject_reason, '_', 1)
+               WHEN r.reject_reason = 'mutant_survived' OR r.reject_reason LIKE 'mutation%'
+                    OR r.reject_reason = 'mutants_skipped' THEN 'mutation'
+               WHEN r.reject_reason = 'internal_error' THEN 'pipeline'
+               ELSE coalesce((SELECT json_extract_string(c.value, '$.condition')
+                              FROM json_each(r.conditions) AS c
+                              WHERE NOT CAST(json_extract(c.value, '$.ok') AS BOOLEAN)
+                              LIMIT 1), 'unknown')
+           END AS condition,
            json_extract_string(r.review, '$.feedback[0]') AS feedback
     FROM rounds r
     WHERE r.verdict = 'FAIL'
@@ -17,13 +28,13 @@ WITH failed_rounds AS (
     FROM vote_results v
     WHERE v.decision <> 'keep'
 ),
-per_app AS (
-    SELECT unnest(s.apps) AS app, f.*
+per_tuple AS (
+    SELECT array_to_string(s.apps, '+') AS app, s.apps, f.*
     FROM failed_rounds f JOIN specs s USING (task_id)
 )
 SELECT app, condition, reason, count(*) AS rounds, count(DISTINCT task_id) AS tuples,
        any_value(feedback) AS example
-FROM per_app
-WHERE $app IS NULL OR app = $app
+FROM per_tuple
+WHERE $app IS NULL OR list_contains(apps, $app)
 GROUP BY app, condition, reason
 ORDER BY app, rounds DESC, condition, reason;
