@@ -1,9 +1,11 @@
 """Export verified tuples as OSWorld-compatible bundles (DESIGN.md §3.2) and the dataset as Parquet.
 
 A bundle is self-sufficient: `cuagym verify` re-checks it from its own files, and its config.json
-runs on *vanilla* OSWorld (desktop_env): setup is upload_file + execute, the evaluator runs
-reward.py through `vm_command_line` and `check_include_exclude` on "REWARD: 1.0" (binary there,
-partial credit here). Bundles are written to a temporary sibling and renamed into place, so a
+runs on *vanilla* OSWorld (desktop_env): setup is upload_file + execute; the evaluator is
+`exact_match` on what `vm_command_line` prints for `python3 -c <tasks/reward_contract.py>`, which runs
+reward.py, grades its output by cuagym's own rules and prints nothing but its verdict (binary there,
+partial credit here). A substring test over reward.py's output would not do: "REWARD: 1.0" inside
+its BREAKDOWN, a component name or an echoed file name would pass it. Bundles are written to a temporary sibling and renamed into place, so a
 reader never sees half a bundle.
 """
 
@@ -17,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from infra.errors import CuagymError
+from tasks import reward_contract
 from tasks.models import TaskSpec
+from tasks.reward_contract import OSWORLD_PASS
 
 # OSWorld snapshot / related_apps names for our app ids.
 OSWORLD_APPS = {
@@ -36,6 +40,14 @@ class BundleError(CuagymError):
 
 
 BUNDLE_FILES = ("task.json", "config.json", "initial_setup.py", "golden_patch.py", "reward.py", "REVIEW.md")
+
+
+def osworld_verdict_command() -> list[str]:
+    """The evaluator's command: reward_contract.py's own source, ending in a call that prints only
+    its verdict (OSWORLD_PASS for a full, well-formed score) for the reward.py the postconfig uploads."""
+    source = Path(reward_contract.__file__).read_text(encoding="utf-8")
+    call = f"\n\nsys.stdout.write(osworld_verdict({GUEST_REWARD!r}))\n"
+    return ["python3", "-c", source + call]
 
 
 def osworld_config(spec: TaskSpec) -> dict[str, Any]:
@@ -73,9 +85,9 @@ def osworld_config(spec: TaskSpec) -> dict[str, Any]:
                     "parameters": {"files": [{"local_path": "reward.py", "path": GUEST_REWARD}]},
                 }
             ],
-            "func": "check_include_exclude",
-            "result": {"type": "vm_command_line", "command": ["python3", GUEST_REWARD]},
-            "expected": {"type": "rule", "rules": {"include": ["REWARD: 1.0"], "exclude": []}},
+            "func": "exact_match",
+            "result": {"type": "vm_command_line", "command": osworld_verdict_command()},
+            "expected": {"type": "rule", "rules": {"expected": OSWORLD_PASS}},
         },
         "proxy": False,
         "fixed_ip": False,

@@ -72,7 +72,7 @@ def _export_expectations(gx) -> list:
     return [
         e.ExpectColumnValuesToNotBeNull(column="bundle_path"),
         e.ExpectColumnValuesToBeInSet(column="bundle_complete", value_set=[True]),
-        e.ExpectColumnValuesToBeInSet(column="config_evaluator", value_set=["check_include_exclude"]),
+        e.ExpectColumnValuesToBeInSet(column="config_evaluator", value_set=["exact_match"]),
         e.ExpectColumnValuesToBeInSet(column="task_json_matches", value_set=[True]),
     ]
 

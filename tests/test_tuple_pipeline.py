@@ -14,6 +14,7 @@ from tasks.agents.procedural import ProceduralGenerator
 from tasks.cogen import CogenDeps
 from tasks.export import BundleError, read_bundle
 from tasks.models import Provenance, TupleStatus
+from tasks.reward_contract import OSWORLD_PASS
 from tasks.synthesize import TupleContext, synthesize_tuple
 from tasks.verify import verify_bundle
 from warehouse.query import run_query
@@ -75,9 +76,14 @@ def test_verified_tuple_is_recorded_and_exported(ctx, families, provider):
     assert set(config) == OSWORLD_KEYS
     assert {step["type"] for step in config["config"]} <= {"upload_file", "download", "execute"}
     evaluator = config["evaluator"]
-    assert evaluator["func"] == "check_include_exclude"
-    assert evaluator["result"] == {"type": "vm_command_line", "command": ["python3", "/home/user/reward.py"]}
-    assert evaluator["expected"]["rules"]["include"] == ["REWARD: 1.0"]
+    # exact_match on a command that prints only its verdict (tests/desktop/test_osworld_evaluator.py)
+    assert evaluator["func"] == "exact_match"
+    assert evaluator["result"]["type"] == "vm_command_line"
+    assert evaluator["result"]["command"][:2] == ["python3", "-c"]
+    assert evaluator["expected"] == {"type": "rule", "rules": {"expected": OSWORLD_PASS}}
+    assert evaluator["postconfig"][0]["parameters"]["files"] == [
+        {"local_path": "reward.py", "path": "/home/user/reward.py"}
+    ]
     task = json.loads((bundle / "task.json").read_text())
     assert task["instruction"] == spec.instruction
     assert task["provenance"]["scores"] == {"initial": 0.0, "golden": 1.0}

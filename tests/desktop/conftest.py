@@ -132,3 +132,26 @@ def save_screenshot(env: DesktopEnv, name: str) -> Path:
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@pytest.fixture(scope="session")
+def osworld_evaluator(osworld):
+    """OSWorld's own evaluator functions, unmodified: the getters `vm_command_line` and `rule`, and
+    the metrics `exact_match` and `check_include_exclude` (what DesktopEnv.evaluate resolves from a
+    config's evaluator). The `getters` package's __init__ imports every getter module (playwright,
+    pyautogui…), so, as for `metrics` in `osworld`, only the real modules needed are loaded."""
+    import desktop_env.evaluators as evaluators
+
+    getters = types.ModuleType("desktop_env.evaluators.getters")
+    getters.__path__ = [str(Path(evaluators.__file__).parent / "getters")]
+    sys.modules.setdefault("desktop_env.evaluators.getters", getters)
+    from desktop_env.evaluators.getters.general import get_vm_command_line
+    from desktop_env.evaluators.getters.misc import get_rule
+    from desktop_env.evaluators.metrics.general import check_include_exclude, exact_match
+
+    return types.SimpleNamespace(
+        get_vm_command_line=get_vm_command_line,
+        get_rule=get_rule,
+        exact_match=exact_match,
+        check_include_exclude=check_include_exclude,
+    )
