@@ -50,14 +50,13 @@ def _record_tree(root: int, seen: Seen) -> None:
     stack = [root]
     while stack:
         for child in _children(stack.pop()):
-            if child not in seen:
-                ticks = _start_ticks(child)
-                try:
-                    cmdline = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-                except OSError:
-                    continue
-                if ticks is None:
-                    continue
+            ticks = _start_ticks(child)
+            try:
+                cmdline = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            # Re-read every time: a child seen between fork and exec still shows its parent's command.
+            if ticks is not None and seen.get(child, (ticks,))[0] == ticks:
                 seen[child] = (ticks, cmdline)
             stack.append(child)
 
