@@ -48,7 +48,7 @@ def reap_when_gone() -> subprocess.Popen | None:
     ticks = _start_ticks(os.getpid())
     reaper = subprocess.Popen(
         [sys.executable, "-I", str(REAPER), str(os.getpid()), str(ticks), token],
-        env=service_env(),
+        env={},  # it needs nothing, and carries nothing of the run (no token, no settings)
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         start_new_session=True,
