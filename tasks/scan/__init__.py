@@ -3,23 +3,28 @@
 The scan parses the file (it never runs it) and applies the rules in `RULES`. It asks, with a
 data-flow analysis over the AST, where each credited score comes from:
 
-- facts.py: provenance. What every expression is computed from: file content and hub state (from a
-  visible path, or from a hidden / answer-named file), folder listings, existence probes and
-  metadata (sizes, mtimes), function values it cannot see, and inputs that are not the state
-  (environment, argv, clock, randomness), followed through names and local functions to a fixed
-  point.
+- file_index.py: the syntax facts. Import aliases, functions, name bindings, the control context
+  of every node, and what each call looks at (call_kinds.py), over the walks of syntax.py.
+- facts.py: provenance. What every expression is computed from (inspection.py's flags): file
+  content and hub state (from a visible path, or from a hidden / answer-named file:
+  reference_files.py), folder listings, existence probes and metadata (sizes, mtimes), function
+  values it cannot see, and inputs that are not the state (environment, argv, clock, randomness),
+  followed through names and local functions to a fixed point.
 - values.py: abstract evaluation. The constant values expressions fold to (`(3 - 2) * 1.0`,
-  `len("x")`, a helper that returns 1), path strings, and an in-order interpretation of each body
-  that gives the values a REWARD line can print and what runs when a try body fails.
+  `len("x")`, a helper that returns 1; value_sets.py), path strings (path_values.py), and an
+  in-order interpretation of each body (runs.py) that gives the values a REWARD line can print and
+  what runs when a try body fails.
 - credit.py: where credit is given: REWARD prints, score-like variables and their increments,
-  rewardkit components.
+  rewardkit components; scored_code.py: the code that decides each credit.
 
-Scoring rules (rules.py) catch rewards that pay out without verifying the state: constant scores,
-asserted flags, existence-only checks, credit from an error path, expected values from an answer
-key, nondeterministic scores, a single component, scores above 1. Access rules (access.py) catch
-graders that reach beyond the agent's final state: processes, run-time code, non-hub network,
-paths outside /home/user, the generator's own scripts. Integrity rules (integrity.py) catch
-patched grading machinery and REWARD lines other than one, last, on the main path.
+Credit rules (credit_rules.py, score_bounds.py, components.py, input_rules.py) catch rewards that
+pay out without verifying the state: constant scores, asserted flags, existence-only checks, credit
+from an error path, a single component, scores above 1, expected values from an answer key,
+nondeterministic scores. Access rules catch graders that reach beyond the agent's final state:
+processes and run-time code (run_time_code.py), non-hub network (hub_network.py, sessions.py),
+paths outside /home/user and the generator's own scripts (env_paths.py, reached_paths.py).
+Integrity rules catch patched grading machinery (grader_patches.py) and REWARD lines other than
+one, last, on the main path (reward_line.py, reward_order.py).
 
 It is a heuristic, tuned so that the rewards we ship (rewardkit `@component` rewards, hand-written
 accumulations, hub rewards through `requests`) scan clean while reward hacks do not;
@@ -38,11 +43,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tasks.models import Finding
-from tasks.scan import access as scan_access
 from tasks.scan import components as scan_components
-from tasks.scan import integrity as scan_integrity
+from tasks.scan import credit_rules as scan_credit_rules
+from tasks.scan import env_paths as scan_env_paths
+from tasks.scan import grader_patches as scan_grader_patches
+from tasks.scan import hub_network as scan_hub_network
+from tasks.scan import input_rules as scan_input_rules
 from tasks.scan import reached_paths as scan_reached_paths
-from tasks.scan import rules as scan_rules
+from tasks.scan import reward_line as scan_reward_line
+from tasks.scan import run_time_code as scan_run_time_code
+from tasks.scan import score_bounds as scan_score_bounds
 from tasks.scan import sessions as scan_sessions
 from tasks.scan import value_classes as scan_value_classes
 from tasks.scan.credit import Facts
@@ -78,25 +88,25 @@ RULES: dict[str, str] = {
 
 Rule = Callable[[Facts], Iterator[Finding]]
 _CHECKS: tuple[Rule, ...] = (
-    scan_rules.constant_score,
-    scan_rules.unconditional_flag,
-    scan_rules.existence_only,
-    scan_rules.score_from_exception,
-    scan_rules.no_state_access,
+    scan_credit_rules.constant_score,
+    scan_credit_rules.unconditional_flag,
+    scan_credit_rules.existence_only,
+    scan_credit_rules.score_from_exception,
+    scan_credit_rules.no_state_access,
     scan_components.too_few_components,
-    scan_rules.score_can_exceed_one,
-    scan_rules.answer_key,
-    scan_rules.nondeterministic,
-    scan_integrity.patches_grader,
-    scan_integrity.reward_line,
+    scan_score_bounds.score_can_exceed_one,
+    scan_input_rules.answer_key,
+    scan_input_rules.nondeterministic,
+    scan_grader_patches.patches_grader,
+    scan_reward_line.reward_line,
     scan_value_classes.custom_value_class,
-    scan_access.process_exec,
-    scan_access.dynamic_code,
-    scan_access.network,
+    scan_run_time_code.process_exec,
+    scan_run_time_code.dynamic_code,
+    scan_hub_network.network,
     scan_sessions.foreign_session,
-    scan_access.outside_env,
+    scan_env_paths.outside_env,
     scan_reached_paths.computed_outside_env,
-    scan_access.reads_generator_scripts,
+    scan_env_paths.reads_generator_scripts,
 )
 
 

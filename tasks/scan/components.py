@@ -23,8 +23,9 @@ from functools import partial
 
 from tasks.models import Finding
 from tasks.scan.credit import Credit, Facts, names_in, number
-from tasks.scan.facts import kids, walk
-from tasks.scan.rules import _collections, _weight
+from tasks.scan.score_bounds import credit_weight
+from tasks.scan.scored_code import check_tables
+from tasks.scan.syntax import kids, walk
 
 WRAPPERS = {"round", "float", "min", "max", "str", "int"}  # wrap the score without changing its parts
 
@@ -78,7 +79,7 @@ def _additive_terms(facts: Facts, value: ast.AST | None) -> int:
     counted = {  # a literal term (`score + 0`, `0.5 + ...`) is no check
         ast.dump(t)
         for t in terms
-        if number(t) is None and (_weight(t) is not None or (t is not None and facts.inspect(t).state))
+        if number(t) is None and (credit_weight(t) is not None or (t is not None and facts.inspect(t).state))
     }
     return len(counted)
 
@@ -157,7 +158,7 @@ def too_few_components(facts: Facts) -> Iterator[Finding]:
             and isinstance(n.target, ast.Name)
             and n.target.id in facts.score_names
         )
-        tables = [len(entries) for _, _, entries in _collections(facts)]
+        tables = [len(entries) for _, _, entries in check_tables(facts)]
         count = max(
             sum(map(partial(_increment_count, facts), increments)) + _accumulator_appends(facts) + deductions,
             *tables,

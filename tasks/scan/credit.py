@@ -1,6 +1,6 @@
 """Where a reward gives credit: its `REWARD:` prints, its score-like variables, the statements that
 add to them, and its rewardkit components. Builds on the control and provenance facts of facts.py
-and the values of values.py; the rules (rules.py, access.py, integrity.py) read the result.
+and the values of values.py; the rules (listed in tasks/scan/__init__.py) read the result.
 
 A *score-like variable* is one whose name says so (score, reward, earned, points, credit; not max /
 possible / weight / total, which are denominators) or one the printed REWARD value is computed from.
@@ -14,7 +14,8 @@ import ast
 import re
 from dataclasses import dataclass
 
-from tasks.scan.facts import TreeFacts, kids, walk
+from tasks.scan.facts import TreeFacts
+from tasks.scan.syntax import kids, walk
 
 SCORE_RE = re.compile(r"score|reward|earned|points|credit", re.I)
 NOT_SCORE_RE = re.compile(r"max|possible|weight|total", re.I)  # denominators are not credit
@@ -75,7 +76,7 @@ class Facts(TreeFacts):
 
     def __init__(self, tree: ast.Module) -> None:
         super().__init__(tree)
-        self.memo: dict[str, object] = {}  # per-file results of rule helpers (rules.py)
+        self.memo: dict[str, object] = {}  # per-file results of rule helpers (scored_code.per_file)
         self.reward_prints = [
             (call, value, lit)
             for call in self.nodes

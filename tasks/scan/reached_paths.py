@@ -1,6 +1,6 @@
 """outside_env for paths that are computed, not written: the folders a read, listing or probe reaches
-once values.py has resolved its path (`Path.home().parents[1] / "proc"` is /proc, `HOME.parent` is
-/home, `os.path.join(home, os.pardir, os.pardir, "etc")` climbs out). access.outside_env judges the
+once path_values.py has resolved its path (`Path.home().parents[1] / "proc"` is /proc, `HOME.parent` is
+/home, `os.path.join(home, os.pardir, os.pardir, "etc")` climbs out). env_paths.outside_env judges the
 literals; this judges where the calls land, with the same reasons.
 
 What it cannot see: paths computed from data (a name read from a file, a loop over a listing) and
@@ -13,8 +13,8 @@ import ast
 from collections.abc import Iterator
 
 from tasks.models import Finding
-from tasks.scan.access import _outside_reason
 from tasks.scan.credit import Facts
+from tasks.scan.env_paths import outside_reason
 
 
 def computed_outside_env(facts: Facts) -> Iterator[Finding]:
@@ -29,7 +29,7 @@ def computed_outside_env(facts: Facts) -> Iterator[Finding]:
         if not isinstance(found, frozenset):
             continue
         for path in sorted(found):
-            reason = "is the filesystem root" if path == "/" else _outside_reason(path, None, facts)
+            reason = "is the filesystem root" if path == "/" else outside_reason(path, None, facts)
             if reason:
                 yield Finding(
                     rule="outside_env",

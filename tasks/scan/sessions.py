@@ -23,9 +23,9 @@ import re
 from collections.abc import Iterator
 
 from tasks.models import Finding
-from tasks.scan.access import _url_arg
 from tasks.scan.credit import Facts
-from tasks.scan.facts import walk
+from tasks.scan.hub_network import url_arg
+from tasks.scan.syntax import walk
 
 SID_VAR = "CUAGYM_SID"
 SID_PLACEHOLDER = "__CUAGYM_SID__"
@@ -69,7 +69,7 @@ def _sid_entries(facts: Facts, node: ast.AST | None, depth: int) -> list[ast.AST
 
 
 def _url_sids(facts: Facts, flow: _SidFlow, call: ast.Call) -> Iterator[tuple[ast.AST, str]]:
-    parts = _flatten(facts, _url_arg(facts, call), depth=0)
+    parts = _flatten(facts, url_arg(facts, call), depth=0)
     for i, part in enumerate(parts):
         after = parts[i + 1] if i + 1 < len(parts) else ""
         if isinstance(part, str):
