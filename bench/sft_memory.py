@@ -44,7 +44,9 @@ def write_trajectories(out: Path, count: int) -> None:
             steps, shots = [], {}
             for k in range(STEPS + 1):
                 member = f"{rid}/step_{k:03d}.png"
-                image = Image.effect_noise(SCREEN, 40 + k).convert("RGB")  # incompressible, as screens are not
+                image = Image.effect_noise(SCREEN, 40 + k).convert(
+                    "RGB"
+                )  # incompressible, as screens are not
                 buf = io.BytesIO()
                 image.save(buf, format="PNG")
                 shots[member] = buf.getvalue()
@@ -99,7 +101,9 @@ def main() -> None:
             out = subprocess.run([sys.executable, __file__, "--child", mode, str(count)], check=True,
                                  capture_output=True, text=True).stdout  # fmt: skip
             results[mode, count] = json.loads(out.strip().splitlines()[-1])
-    print(f"| mode | 1x ({n} traj.) peak RSS MB | 10x ({10 * n} traj.) peak RSS MB | 10x / 1x | slices 1x / 10x |")
+    print(
+        f"| mode | 1x ({n} traj.) peak RSS MB | 10x ({10 * n} traj.) peak RSS MB | 10x / 1x | slices 1x / 10x |"
+    )
     print("|---|---|---|---|---|")
     for mode in ("streamed", "up_front"):
         small, big = results[mode, n], results[mode, 10 * n]

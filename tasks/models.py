@@ -409,7 +409,9 @@ class RolloutParams(BaseModel):
     api_base: str | None = Field(default=None, description="OpenAI-compatible base URL (vLLM, SGLang)")
     model_family: str = Field(default="qwen3.5", description="tool-call format and coordinate space")
     max_pixels: int | None = Field(
-        default=None, ge=3136, description="the served processor's max_pixels (default: the family's stock one)"
+        default=None,
+        ge=3136,
+        description="the served processor's max_pixels (default: the family's stock one)",
     )
     temperature: float = Field(default=0.7, ge=0.0, le=2.0)
     max_tokens: int = Field(default=3072, ge=16, le=65_536)

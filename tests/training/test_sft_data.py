@@ -21,7 +21,9 @@ FAMILY = "qwen2.5-vl"
 
 
 def config(tmp_path, **overrides) -> SFTConfig:
-    fields = dict(model="tiny:qwen2-vl", family=FAMILY, datasets=[tmp_path / "ds"], output_dir=tmp_path / "out")
+    fields = dict(
+        model="tiny:qwen2-vl", family=FAMILY, datasets=[tmp_path / "ds"], output_dir=tmp_path / "out"
+    )
     return SFTConfig(**(fields | overrides))
 
 
