@@ -10,8 +10,10 @@ for both: prompt + completion tokens the step runs through the model (padding ex
   batch — TRL's way for VLMs. Same TrainingArguments (copied from ours), same sample order; the
   tokens of every step are checked equal. Per step: the time from one step's end to the next (batch
   fetch and collation, forward, backward, clip, AdamW, scheduler, logging), median tokens/s.
-- GSPO: `GSPOUpdate.update` on a fixed set of rollouts sampled once by the tiny policy
-  (`LocalPolicy`, screenshots of a blank 1280x800 screen) against GRPOTrainer's update on the same
+- GSPO: `GSPOUpdate.update` (one forward pass per slice of an episode, training/shared_context.py),
+  the same with one pass per reply (as it ran before), on a fixed set of rollouts of 4 replies
+  sampled once by the tiny policy (`LocalPolicy`, screenshots of a blank 1280x800 screen), and
+  GRPOTrainer's update on the same
   completions: its `compute_loss` (beta=0, importance_sampling_level="sequence", loss_type="grpo",
   scale_rewards="none") on the prepared minibatches, backward, clip and AdamW — no generation on
   either side. Rewards give every rollout a non-zero advantage, so both sides run every sample;
@@ -45,6 +47,8 @@ from rich.console import Console
 from rich.table import Table
 from transformers import PrinterCallback, TrainerCallback, TrainingArguments
 
+from infra.computer_use.conversation import resolve_family
+from infra.computer_use.coords import Geometry
 from infra.library_env import apply_library_defaults
 from infra.trajectories import Trajectory, TrajectoryStep, TrajectoryWriter
 from training.collate import sample_images
@@ -57,6 +61,7 @@ from training.tiny import tiny_policy
 
 SCREEN = (1280, 800)
 FAMILY = "qwen2.5-vl"
+REPLIES = 4  # replies per episode: one slice, so a pass per slice scores 4 replies at once
 
 
 def screenshot(step: int) -> bytes:
@@ -170,8 +175,10 @@ def bench_sft(repeats: int, tmp: Path) -> tuple[Side, Side]:
     started = time.perf_counter()
     features, _ = encode_samples(config, processor)
     encode_s = time.perf_counter() - started
+    geometry = Geometry.from_processor(processor, resolve_family(FAMILY).space)  # as encode_samples does
     samples = list(sft_samples(list(config.datasets), FAMILY, interval=config.traj_slice_interval,
-                               max_screenshots=config.max_screenshots, max_calls=config.max_calls_per_turn))  # fmt: skip
+                               max_screenshots=config.max_screenshots, max_calls=config.max_calls_per_turn,
+                               geometry=geometry))  # fmt: skip
     assert len(samples) == len(features), "encode_samples dropped a slice: the two sides would differ"
     weights = copy.deepcopy(model.state_dict())
     ours, trl = Side("ours: Trainer + our collator"), Side("TRL SFTTrainer")
@@ -192,12 +199,16 @@ def bench_sft(repeats: int, tmp: Path) -> tuple[Side, Side]:
             side.seconds += clock.intervals()
     if ours.tokens != trl.tokens:
         raise AssertionError(f"SFT steps saw different tokens: ours {ours.tokens} vs TRL {trl.tokens}")
-    ours.note = f"ours encodes its {len(features)} slices once, before step 1: {encode_s:.2f} s in all"
+    ours.note = (
+        f"ours checks its {len(features)} slices once before step 1 and keeps them on disk ({encode_s:.2f} s), "
+        "then encodes each when a step reads it (training/sft_data.py)"
+    )
     return ours, trl
 
 
 def sample_rollouts(model, processor, config) -> list[list[Rollout]]:
-    """One group of G episodes, two replies each, sampled once; rewards give each a non-zero advantage."""
+    """One group of G episodes, REPLIES replies each, sampled once; rewards give each a non-zero
+    advantage."""
     rewards = [1.0, 0.0] * (config.group_size // 2)
     group = []
     for repeat, reward in enumerate(rewards):
@@ -207,7 +218,7 @@ def sample_rollouts(model, processor, config) -> list[list[Rollout]]:
         policy.start(
             types.SimpleNamespace(id="bench", instruction="Fill column B with the totals."), SCREEN, None
         )
-        for step in range(2):
+        for step in range(REPLIES):
             policy.step(types.SimpleNamespace(step=step, screenshot_png=screenshot(step), last_results=[]))
         policy.close()
         group.append(Rollout("bench", repeat, reward, list(policy.turns)))
@@ -310,18 +321,21 @@ def bench_gspo(repeats: int, tmp: Path) -> tuple[Side, Side]:
         for c in chunks
     ]
     trl_tokens = sum(int(b["prompt_mask"].sum() + b["completion_mask"].sum()) for b in batches)
-    ours, trl = Side("ours: GSPOUpdate.update"), Side("TRL GRPOTrainer loss + step")
+    ours = Side("ours: GSPOUpdate.update, a pass per slice")
+    each = Side("ours before: a pass per reply")
+    trl = Side("TRL GRPOTrainer loss + step")
     for rep in range(repeats):
-        for side in (ours, trl):
+        for side in (ours, each, trl):
             model, processor = tiny_policy(config.seed)
             model.load_state_dict(weights)
-            if side is ours:
-                updater = GSPOUpdate(config, model, processor)
+            if side is not trl:
+                updater = GSPOUpdate(config, model, processor, shared_context=side is ours)
                 started = time.perf_counter()
                 stats = updater.update(groups)
                 side.seconds.append(time.perf_counter() - started)
                 assert stats.trained_samples == stats.samples, "a sample was skipped: the sides would differ"
                 side.tokens.append(stats.tokens)
+                side.note = f"{side.name}: {updater.forwards} forward passes for {stats.samples} replies"
             else:
                 trainer = grpo_trainer(model, processor, config, tmp)
                 optimizer = trainer.create_optimizer()
@@ -331,9 +345,9 @@ def bench_gspo(repeats: int, tmp: Path) -> tuple[Side, Side]:
                 trl_update(trainer, optimizer, batches, config.max_grad_norm)
                 side.seconds.append(time.perf_counter() - started)
                 side.tokens.append(trl_tokens)
-    if set(ours.tokens) != {trl_tokens}:
+    if set(ours.tokens) != {trl_tokens} or set(each.tokens) != {trl_tokens}:
         raise AssertionError(f"GSPO updates saw different tokens: ours {ours.tokens} vs TRL {trl_tokens}")
-    return ours, trl
+    return ours, each, trl
 
 
 def main(repeats: int = 3) -> None:
@@ -359,11 +373,13 @@ def main(repeats: int = 3) -> None:
         for side in sides:
             if side.note:
                 console.print(side.note)
-    ratios = {what: ours.median() / trl.median() for what, (ours, trl) in results.items()}
+    ratios = {what: sides[0].median() / sides[-1].median() for what, sides in results.items()}
+    ours, each, _ = results["GSPO update"]
     console.print(
         "ours / TRL (median tokens/s): "
         + ", ".join(f"{what} {ratio:.2f}x" for what, ratio in ratios.items())
-        + f" (target >= 1.0x); {time.perf_counter() - started:.0f} s in all"
+        + f" (target >= 1.0x); GSPO a pass per slice / a pass per reply {ours.median() / each.median():.2f}x; "
+        + f"{time.perf_counter() - started:.0f} s in all"
     )
 
 

@@ -20,9 +20,12 @@ drawn tasks' EMAs (table gspo_frontier_emas, view gspo_frontier). Then `GSPOUpda
   clipping at `max_grad_norm`); per sample the completion's log-probs under the current weights
   (`completion_logps`, same temperature as sampling) against the sampling-time `old_logps`, into
   `gspo_loss` (training/losses.py) at `importance_sampling_level`. The loss of a minibatch is the
-  mean over its samples, so each sample's backward is scaled by 1/B and done on its own (same
-  gradient as the batched loss, one sample's activations in memory at a time). A sample with
-  advantage 0 adds 0 to loss and gradient; it is counted in B but not run through the model;
+  mean over its samples, each scaled by 1/B; the replies of one slice of an episode (prompts that
+  extend one another) are scored in one forward pass and backpropagated together
+  (training/shared_context.py), so shared screenshots are encoded once per slice, not once per
+  reply — the same gradient as the batched loss, one slice's activations in memory at a time. A
+  sample with advantage 0 adds 0 to loss and gradient; it is counted in B but not run through the
+  model;
 - the checkpoint: `save_pretrained` (model + processor) into `output_dir` after every iteration;
   a resumable one (training/checkpoint.py: weights, AdamW state, RNG states, iteration and step,
   written atomically) into `output_dir/checkpoint-<step>` every `save_steps` optimizer steps and
@@ -61,6 +64,7 @@ from training.frontier import TaskFrontier, draw_tasks
 from training.gspo_records import frontier_state, observe_groups, record_iteration
 from training.local_policy import LocalPolicy, SampledTurn, sampled_logps
 from training.losses import group_advantages, gspo_loss, zero_variance_groups
+from training.shared_context import chain_logps, chains
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +141,9 @@ def rollout_advantages(groups: list[list[Rollout]], scale: str = "none") -> tupl
 class GSPOUpdate:
     """The optimizer side of GSPO: owns the model, the AdamW state and the step count."""
 
-    def __init__(self, config: GSPOConfig, model: Any, processor: Any) -> None:
+    def __init__(
+        self, config: GSPOConfig, model: Any, processor: Any, *, shared_context: bool = True
+    ) -> None:
         self.config, self.model, self.processor = config, model, processor
         self.optimizer = torch.optim.AdamW(
             [p for p in model.parameters() if p.requires_grad],
@@ -146,6 +152,25 @@ class GSPOUpdate:
         )
         self.step = 0
         self._rng = random.Random(config.seed)
+        # one forward per slice (training/shared_context.py); False scores each reply on its own, the
+        # reference the shared pass is tested and benchmarked against
+        self.shared_context = shared_context
+        self.forwards = 0  # forward passes the update ran (for the bench and the tests)
+
+    def _passes(self, turns: list[SampledTurn]) -> list[list[SampledTurn]]:
+        """The rollout's turns grouped into forward passes: chains of extending prompts, or one each."""
+        runs = chains(turns) if self.shared_context else [[i] for i in range(len(turns))]
+        return [[turns[i] for i in run] for run in runs]
+
+    def _logps(self, run: list[SampledTurn]) -> list[torch.Tensor]:
+        if len(run) == 1:
+            turn = run[0]
+            return [
+                completion_logps(self.model, turn, self.config.temperature)
+                if len(turn.completion_ids)
+                else turn.old_logps
+            ]
+        return chain_logps(self.model, run, self.config.temperature)
 
     def _autocast(self):
         """bf16 autocast on a GPU when the config asks for it (fp32 master weights and optimizer
@@ -174,26 +199,32 @@ class GSPOUpdate:
                 continue
             self.optimizer.zero_grad(set_to_none=True)
             loss_sum = 0.0
-            for turn, advantage in samples:
-                if advantage == 0.0 or not len(turn.completion_ids):
+            for i in chunk:
+                if advantages[i] == 0.0:
                     continue  # contributes exactly 0 to loss and gradient
-                with self._autocast():
-                    logps = completion_logps(self.model, turn, cfg.temperature)[None]
-                old = turn.old_logps[None]
-                adv = torch.tensor([advantage])
-                loss = gspo_loss(
-                    logps, old, adv, torch.ones_like(logps),
-                    epsilon_low=cfg.epsilon_low, epsilon_high=cfg.epsilon_high,
-                    level=cfg.importance_sampling_level,
-                ) / len(samples)  # fmt: skip
-                loss.backward()
-                loss_sum += float(loss.detach())
-                low, high, ratio = _clipped(logps.detach(), old, advantage, cfg)
-                clipped_low, clipped_high = clipped_low + low, clipped_high + high
-                ratios.append(ratio)
-                trained_samples += 1
-                trained_tokens += len(turn.completion_ids)
-                tokens += turn.prompt_tokens + len(turn.completion_ids)
+                for run in self._passes(rollouts[i].turns):
+                    with self._autocast():
+                        all_logps = self._logps(run)
+                    loss = torch.zeros(())
+                    for turn, logps in zip(run, all_logps, strict=True):
+                        if not len(turn.completion_ids):
+                            continue
+                        logps, old, adv = logps[None], turn.old_logps[None], torch.tensor([advantages[i]])
+                        loss = loss + gspo_loss(
+                            logps, old, adv, torch.ones_like(logps),
+                            epsilon_low=cfg.epsilon_low, epsilon_high=cfg.epsilon_high,
+                            level=cfg.importance_sampling_level,
+                        ) / len(samples)  # fmt: skip
+                        low, high, ratio = _clipped(logps.detach(), old, advantages[i], cfg)
+                        clipped_low, clipped_high = clipped_low + low, clipped_high + high
+                        ratios.append(ratio)
+                        trained_samples += 1
+                        trained_tokens += len(turn.completion_ids)
+                        tokens += turn.prompt_tokens + len(turn.completion_ids)
+                    if loss.requires_grad:
+                        loss.backward()  # one pass's activations in memory at a time
+                        loss_sum += float(loss.detach())
+                        self.forwards += 1
             if trained_samples:
                 grad_norm = float(torch.nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm))
             self.optimizer.step()

@@ -44,6 +44,7 @@ from infra.computer_use.conversation import (
 from infra.computer_use.coords import Geometry
 from infra.computer_use.formats import parse_reply
 from training.data import trainable_family
+from training.shared_context import PromptBuilder
 
 PROMPT_KEYS = ("input_ids", "attention_mask", "pixel_values", "image_grid_thw", "mm_token_type_ids")
 
@@ -127,6 +128,7 @@ class LocalPolicy:
         self._turns: list[_Turn] = []
         self._errors: list[str] = []
         self.turns: list[SampledTurn] = []  # every sampled reply of the episode, for the update
+        self._prompts = PromptBuilder(processor, encode_prompt)  # each prompt extends the last one
 
     # -- the Policy protocol -------------------------------------------------------------------------
 
@@ -134,6 +136,7 @@ class LocalPolicy:
         self._instruction = task.instruction
         self._system = system_prompt(self.family, self.geometry, tuple(screen))
         self._turns, self._errors, self.turns = [], [], []
+        self._prompts.reset()
 
     def step(self, observation: Any) -> LocalStep:
         png = model_png(observation.screenshot_png, self.geometry)
@@ -143,6 +146,7 @@ class LocalPolicy:
         t0 = time.monotonic()
         prompt, completion, logps = self._sample(self.messages())
         text = self.processor.tokenizer.decode(completion, skip_special_tokens=True)
+        self._prompts.replied(prompt, completion, text)
         parsed = parse_reply(text)
         if parsed.errors and (completion[-1:] != self._eos).all():
             parsed.errors.append(f"the reply was cut off at max_tokens ({self.max_tokens})")
@@ -193,7 +197,8 @@ class LocalPolicy:
     def _sample(
         self, messages: list[dict[str, Any]]
     ) -> tuple[dict[str, torch.Tensor], torch.Tensor, torch.Tensor]:
-        prompt = encode_prompt(self.processor, messages)  # kept on the CPU, as the update reads it
+        # kept on the CPU, as the update reads it; the newest user turn's screenshot is all it encodes
+        prompt = self._prompts.prompt(messages, [self._turns[-1].image] if self._turns else [])
         device = next(self._model.parameters()).device
         tokenizer = self.processor.tokenizer
         with self._lock, torch.no_grad():
