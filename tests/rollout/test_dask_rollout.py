@@ -47,8 +47,9 @@ def test_an_episode_played_on_a_dask_worker_is_recorded_here(
     assert [t["key"] for t in stream.data if "play_episode" in t["key"]], "no episode ran on the worker"
     assert dask.solved == local.solved == 1, (dask.outcomes, local.outcomes)
     assert _steps(tmp_path / "dask") == _steps(tmp_path / "local") != {}
-    # The same rollout id and model: the Dask run's record replaced the local one, steps included.
+    # The same rollout id and model in two runs (two datasets): each run keeps its row and its steps.
     path = isolated_settings.warehouse_path
-    assert run_query(path, "SELECT dataset, reward FROM rollouts").rows == [(str(tmp_path / "dask"), 1.0)]
+    rows = run_query(path, "SELECT dataset, reward FROM rollouts ORDER BY dataset").rows
+    assert rows == [(str(tmp_path / "dask"), 1.0), (str(tmp_path / "local"), 1.0)]
     (steps,) = _steps(tmp_path / "dask").values()
-    assert run_query(path, "SELECT count(*) FROM rollout_steps").rows == [(len(steps),)]
+    assert run_query(path, "SELECT count(*) FROM rollout_steps").rows == [(2 * len(steps),)]

@@ -47,16 +47,26 @@ def open_in_home(home, rel):
     return file_fd
 
 
-def sha256(home, rel):
-    digest = hashlib.sha256()
+MAX_HASH_BYTES = 64 * 1024 * 1024  # as infra/envs/home.py: a sparse file can claim gigabytes
+
+
+def sha256(home, rel, size):
+    """(hex digest, None), or (None, why not), by infra/envs/home.py's rules."""
+    too_big = f"not hashed: over the {MAX_HASH_BYTES >> 20} MiB hash cap"
+    if size > MAX_HASH_BYTES:
+        return None, too_big
     try:
         fd = open_in_home(home, rel)
     except OSError:
-        return None
+        return None, "not hashed: could not be opened"
     with os.fdopen(fd, "rb") as fh:
+        digest, read = hashlib.sha256(), 0
         for block in iter(lambda: fh.read(1 << 20), b""):
+            read += len(block)
+            if read > MAX_HASH_BYTES:
+                return None, too_big
             digest.update(block)
-    return digest.hexdigest()
+    return digest.hexdigest(), None
 
 
 def entry(home, child):
@@ -74,7 +84,15 @@ def entry(home, child):
     if stat.S_ISDIR(st.st_mode):
         return {"path": rel, "kind": "dir", "mode": mode}
     if stat.S_ISREG(st.st_mode):
-        return {"path": rel, "kind": "file", "size": st.st_size, "mode": mode, "sha256": sha256(home, rel)}
+        digest, unhashed = sha256(home, rel, st.st_size)
+        return {
+            "path": rel,
+            "kind": "file",
+            "size": st.st_size,
+            "mode": mode,
+            "sha256": digest,
+            "unhashed": unhashed,
+        }
     special = next((name for test, name in _SPECIAL if test(st.st_mode)), None)
     return {"path": rel, "kind": "other", "mode": mode, "target": special}
 
