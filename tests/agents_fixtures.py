@@ -132,3 +132,15 @@ class CraftedRewardDiscriminator(ProceduralDiscriminator):
         source = super().write_reward(request).reward_py
         assert old in source, f"the crafted edit no longer applies: {old!r}"
         return DiscriminatorOutput(reward_py=source.replace(old, new, 1))
+
+
+def crafted_discriminator(case: str):
+    """The isolated Discriminator whose reward is the crafted `case` (CraftedRewardDiscriminator)."""
+    from infra.settings import get_settings
+    from tasks.agents.isolation import IsolatedDiscriminator
+
+    return IsolatedDiscriminator(
+        "tests.agents_fixtures:CraftedRewardDiscriminator",
+        get_settings(),
+        env={"CUAGYM_TEST_REWARD_CASE": case},
+    )

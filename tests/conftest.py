@@ -58,3 +58,22 @@ def prefect_harness():
 
     with prefect_test_harness(server_startup_timeout=120):
         yield
+
+
+def family_mutation_report(provider: LocalProvider, family, spec):
+    """The mutation stage's report on a family instance's reward, over an initial and a golden env
+    set up from the family's own scripts as co-generation does."""
+    from infra.envs.base import EnvRole
+    from infra.sandbox import Limits
+    from tasks.mutation import run_mutation_tests
+
+    with (
+        provider.provision(spec.id, EnvRole.INITIAL, apps=spec.apps) as initial,
+        provider.provision(spec.id, EnvRole.GOLDEN, apps=spec.apps) as golden,
+    ):
+        for env in (initial, golden):
+            assert env.run_script(family.script("initial_setup", spec), name="initial_setup.py").ok
+        assert golden.run_script(family.script("golden_patch", spec), name="golden_patch.py").ok
+        return run_mutation_tests(
+            spec, family.script("reward", spec), initial, golden, provider, limits=Limits(timeout_s=60)
+        )

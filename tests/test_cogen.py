@@ -18,7 +18,7 @@ from tasks.cogen import CogenDeps, cogenerate
 from tasks.models import Condition, RejectReason, TupleStatus, Verdict
 from tasks.skills import Skill
 
-from .agents_fixtures import CrashingGenerator, FlakyGenerator, LazyGenerator
+from .agents_fixtures import CrashingGenerator, FlakyGenerator, LazyGenerator, crafted_discriminator
 from .conftest import SKILLS
 
 SKILL = Skill(("calc",), "test skill", {"calc": "0" * 64})
@@ -180,11 +180,7 @@ def test_discriminator_process_cannot_see_generator_scripts(provider, families, 
 )
 def test_a_broken_reward_fails_the_round_with_its_own_reason(provider, families, case, reason, evidence):
     spec = families["calc.padded_ids"].instantiate(9)
-    crafted = IsolatedDiscriminator(
-        "tests.agents_fixtures:CraftedRewardDiscriminator",
-        get_settings(),
-        env={"CUAGYM_TEST_REWARD_CASE": case},
-    )
+    crafted = crafted_discriminator(case)
     try:
         deps = _deps(provider, ProceduralGenerator(SKILLS), crafted)
         deps.max_rounds = 1
@@ -202,11 +198,7 @@ def test_a_reward_that_ignores_one_of_two_changes_passes_five_conditions_but_not
     from tasks.mutation import MutationSettings
 
     spec = families["chat.thread_reply_react"].instantiate(1)
-    crafted = IsolatedDiscriminator(
-        "tests.agents_fixtures:CraftedRewardDiscriminator",
-        get_settings(),
-        env={"CUAGYM_TEST_REWARD_CASE": "ignores_the_reaction"},
-    )
+    crafted = crafted_discriminator("ignores_the_reaction")
     try:
         deps = _deps(provider, ProceduralGenerator(SKILLS), crafted)
         deps.max_rounds = 1

@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from infra.envs.base import EnvRole
 from infra.sandbox import Bind, Limits, run_in_sandbox
 from skills.kit import load_families
-from tasks.mutation import GUEST_LIB, KIT_GUEST, MOUNT, incidental_rules, run_mutation_tests
+from tasks.mutation import GUEST_LIB, KIT_GUEST, MOUNT, incidental_rules
 
-from .conftest import SKILLS
+from .conftest import SKILLS, family_mutation_report
 
 
 def guest(guest_python: Path, home: Path, code: str) -> str:
@@ -747,16 +746,7 @@ OFFICE = sorted(f for f in FAMILIES if f.split(".")[0] in ("calc", "writer", "im
 def test_office_family_mutants_are_built_and_graded(provider, family_id):
     family = FAMILIES[family_id]
     spec = family.instantiate(0)
-    with (
-        provider.provision(spec.id, EnvRole.INITIAL, apps=spec.apps) as initial,
-        provider.provision(spec.id, EnvRole.GOLDEN, apps=spec.apps) as golden,
-    ):
-        for env in (initial, golden):
-            assert env.run_script(family.script("initial_setup", spec), name="initial_setup.py").ok
-        assert golden.run_script(family.script("golden_patch", spec), name="golden_patch.py").ok
-        report = run_mutation_tests(
-            spec, family.script("reward", spec), initial, golden, provider, limits=Limits(timeout_s=60)
-        )
+    report = family_mutation_report(provider, family, spec)
     assert not report.skipped, report.skipped
     assert report.mutants and report.units >= 1
     partial = [m for m in report.mutants if m.kind == "partial_revert"]

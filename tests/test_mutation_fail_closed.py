@@ -12,10 +12,8 @@ import pytest
 from infra.envs.base import EnvRole
 from infra.envs.home import walk_state
 from infra.sandbox import Limits
-from infra.settings import get_settings
 from tasks import mutation
 from tasks.agents.base import DiscriminatorOutput, GeneratorOutput
-from tasks.agents.isolation import IsolatedDiscriminator
 from tasks.agents.procedural import ProceduralGenerator
 from tasks.cogen import CogenDeps, cogenerate
 from tasks.models import RejectReason, Review, TupleStatus, Verdict
@@ -26,7 +24,8 @@ from tasks.synthesize import round_row
 from warehouse.query import run_query
 from warehouse.store import Warehouse
 
-from .conftest import SKILLS
+from .agents_fixtures import crafted_discriminator
+from .conftest import SKILLS, family_mutation_report
 
 SKILL = Skill(("chat",), "test skill", {"chat": "0" * 64})
 
@@ -72,11 +71,7 @@ def test_a_deep_folder_in_the_golden_state_does_not_let_a_weak_reward_through(pr
     # only, so the mutant without the reaction survives and rejects it (test_cogen). The deep folder
     # used to crash the mutator: no mutant at all, and the weak reward was accepted.
     spec = families["chat.thread_reply_react"].instantiate(1)
-    crafted = IsolatedDiscriminator(
-        "tests.agents_fixtures:CraftedRewardDiscriminator",
-        get_settings(),
-        env={"CUAGYM_TEST_REWARD_CASE": "ignores_the_reaction"},
-    )
+    crafted = crafted_discriminator("ignores_the_reaction")
     try:
         result = cogenerate(spec, SKILL, _deps(provider, DeepFolderGenerator(SKILLS), crafted))
     finally:
@@ -98,16 +93,7 @@ def test_a_mutator_that_crashes_fails_the_round_with_its_own_reason(
     family = families[spec.family]
     (tmp_path / "no-mutator").mkdir()
     monkeypatch.setattr(mutation, "GUEST_LIB", tmp_path / "no-mutator")  # python3 -m mutator: no module
-    with (
-        provider.provision(spec.id, EnvRole.INITIAL, apps=spec.apps) as initial,
-        provider.provision(spec.id, EnvRole.GOLDEN, apps=spec.apps) as golden,
-    ):
-        for env in (initial, golden):
-            assert env.run_script(family.script("initial_setup", spec), name="initial_setup.py").ok
-        assert golden.run_script(family.script("golden_patch", spec), name="golden_patch.py").ok
-        report = run_mutation_tests(
-            spec, family.script("reward", spec), initial, golden, provider, limits=Limits(timeout_s=60)
-        )
+    report = family_mutation_report(provider, family, spec)
     assert report.error and "No module named mutator" in report.error
     assert not report.mutants  # the hub mutants are not graded either: the stage has failed
     review = Review(verdict=Verdict.PASS, conditions=[])
