@@ -62,7 +62,7 @@ from training.checkpoint import Checkpoint, CheckpointError, find_checkpoint, wr
 from training.config import GSPOConfig, open_run_store
 from training.frontier import TaskFrontier, draw_tasks
 from training.gspo_records import frontier_state, observe_groups, record_iteration
-from training.local_policy import LocalPolicy, SampledTurn, sampled_logps
+from training.local_policy import LocalPolicy, SampledTurn
 from training.losses import group_advantages, gspo_loss, zero_variance_groups
 from training.shared_context import chain_logps, chains
 
@@ -110,21 +110,9 @@ class IterationStats:
 
 
 def completion_logps(model: Any, turn: SampledTurn, temperature: float) -> torch.Tensor:
-    """Log-probs (T,) of the turn's sampled tokens under `model`, at the sampling temperature."""
-    device = next(model.parameters()).device  # samples are kept on the CPU; the model may be on a GPU
-    prompt = {k: v.to(device) for k, v in turn.prompt.items()}
-    completion = turn.completion_ids.to(device)
-    inputs = dict(prompt)
-    inputs["input_ids"] = torch.cat([prompt["input_ids"], completion[None]], dim=1)
-    inputs["attention_mask"] = torch.ones_like(inputs["input_ids"])
-    if "mm_token_type_ids" in prompt:  # completion tokens are text
-        inputs["mm_token_type_ids"] = torch.nn.functional.pad(
-            prompt["mm_token_type_ids"], (0, len(completion))
-        )
-    # logits only at the positions that predict a completion token (position t predicts token t + 1):
-    # the prompt's would cost the lm_head and the memory of (prompt length x vocabulary) for nothing
-    logits = model(**inputs, use_cache=False, logits_to_keep=len(completion) + 1).logits[0, :-1]
-    return sampled_logps(logits, completion, temperature).cpu()  # beside old_logps
+    """Log-probs (T,) of the turn's sampled tokens under `model`, at the sampling temperature (one
+    forward pass over its prompt and reply; a slice of turns shares one: `chain_logps`)."""
+    return chain_logps(model, [turn], temperature)[0]
 
 
 def rollout_advantages(groups: list[list[Rollout]], scale: str = "none") -> tuple[list[float], int]:
@@ -163,13 +151,6 @@ class GSPOUpdate:
         return [[turns[i] for i in run] for run in runs]
 
     def _logps(self, run: list[SampledTurn]) -> list[torch.Tensor]:
-        if len(run) == 1:
-            turn = run[0]
-            return [
-                completion_logps(self.model, turn, self.config.temperature)
-                if len(turn.completion_ids)
-                else turn.old_logps
-            ]
         return chain_logps(self.model, run, self.config.temperature)
 
     def _autocast(self):
