@@ -28,18 +28,19 @@ KIT = "/opt/cuagym/mutation/kit"  # skills/kit/guest, bound by the host: the rew
 
 @cache
 def _kit() -> dict:
-    """The reward kit's formula evaluator (skills/kit/guest/sheets.py, bound read-only by the host):
-    its functions are read as source, the way the kit ships them into scripts."""
+    """The reward kit's formula evaluator (skills/kit/guest/sheets.py and the formula_*.py modules it
+    is split into, bound read-only by the host): their functions are read as source into one
+    namespace, the way the kit ships them into scripts (where they find each other by name)."""
     import ast
     import os
 
-    path = Path(os.environ.get("MUTATOR_KIT", KIT)) / "sheets.py"
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    wanted = {"find_sheet", "is_formula", "computed_value", "evaluate_formula"}
+    folder = Path(os.environ.get("MUTATOR_KIT", KIT))
     namespace: dict = {"HOME": Path("/home/user")}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name in wanted:
-            exec(compile(ast.Module([node], []), str(path), "exec"), namespace)
+    for path in [folder / "sheets.py", *sorted(folder.glob("formula_*.py"))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                exec(compile(ast.Module([node], []), str(path), "exec"), namespace)
     return namespace
 
 
