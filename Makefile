@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cuagym-installed
 
-.PHONY: setup system demo test lint bench clean-var fresh-check server server-stop vm-image test-vm
+.PHONY: setup system demo test lint bench clean-var fresh-check server server-stop vm-image test-vm docs
 
 setup: system $(STAMP) guest
 
@@ -28,7 +28,7 @@ test: setup
 	@$(VENV)/bin/ruff check .
 	@$(PY) -m pytest -q
 
-# The libvirt provider (README: "VM guests (libvirt)"): its guest image (as root; minutes the first
+# The libvirt provider (docs/desktops.md: "VM guests (libvirt)"): its guest image (as root; minutes the first
 # time, cached under var/images), and its tests alone (they also run in `make test` where root and
 # libvirtd's packages are there; libvirtd is started for the run when none is up).
 vm-image: setup
@@ -45,12 +45,16 @@ bench: setup
 	@$(PY) bench/cogen_stages.py
 
 # A Prefect server (UI on http://127.0.0.1:4200) on PostgreSQL, serving prefect.yaml's deployments
-# through a process worker; it keeps running until `make server-stop` (README: "Prefect server for operators").
+# through a process worker; it keeps running until `make server-stop` (docs/operations.md: "Prefect server for operators").
 server: setup
 	@$(VENV)/bin/cuagym server start
 
 server-stop: $(STAMP)
 	@$(VENV)/bin/cuagym server stop
+
+# The command reference, generated from every command's --help (tests/test_docs.py fails while it is stale).
+docs: $(STAMP)
+	@$(PY) -m flows.cli_reference > docs/cli.md.tmp && mv docs/cli.md.tmp docs/cli.md
 
 clean-var:
 	rm -rf var output

@@ -199,7 +199,7 @@ class GSPOConfig(_Common):
         if missing:
             raise ValueError(
                 f"rollout_engine vllm needs {' and '.join(missing)}: the server's address and the folder "
-                "it serves (see the README's GSPO section)"
+                "it serves (see docs/training.md, GSPO on verified tuples)"
             )
         if Path(self.vllm_weights_dir).resolve() == Path(self.model).resolve():
             raise ValueError(

@@ -1,6 +1,6 @@
 """Run untrusted commands in a bubblewrap sandbox that looks like an OSWorld guest.
 
-What the sandbox guarantees (README "The sandbox" has the user-facing version):
+What the sandbox guarantees (docs/sandbox.md has the user-facing version):
 - filesystem: /usr (and the guest Python) read-only; the env's private home at /home/user is the only
   writable host path; /tmp is a private, size-capped tmpfs; nothing else of the host (no /root, no
   checkout, no other env's home, no /sys) exists inside. /proc is the sandbox's own and read-only,

@@ -17,7 +17,7 @@ the domain with its snapshots and deletes the overlay.
 Needs: a libvirtd (`qemu:///system` by default; `ensure_libvirtd()` starts one where there is no
 systemd), the guest image (`cuagym vm image`), and root for building that image. Settings are
 `VmConfig` (`CUAGYM_VM_*`). Under TCG (no KVM) a boot takes ~20 s and a revert a few seconds
-(README, "libvirt provider").
+(docs/desktops.md, "VM guests (libvirt)").
 
 Example:
     >>> provider = LibvirtProvider()                      # var/vms, var/images, qemu:///system
