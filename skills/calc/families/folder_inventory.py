@@ -67,10 +67,13 @@ def reward(P):
                 rows.append((row, text))
         return rows
 
-    @precondition("the folder's files are all still there, unchanged in size")
+    @precondition("the folder's files, its subfolder's too, are all still there, unchanged in size")
     def folder_intact():
+        # the subfolder's files are not listed, but deleting them is not part of the task either
         folder = HOME / P["folder"]
-        return all((folder / n).is_file() and (folder / n).stat().st_size == s for n, s in P["files"].items())
+        nested = {f"{P['subfolder']}/{n}": s for n, s in P["nested"].items()}
+        files = {**P["files"], **nested}
+        return all((folder / n).is_file() and (folder / n).stat().st_size == s for n, s in files.items())
 
     @component("row 1 holds the headers File name, Type, Size (bytes)", 0.1)
     def headers():
