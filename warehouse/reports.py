@@ -39,3 +39,8 @@ def training_runs(warehouse_path: Path) -> QueryResult:
 def training_steps(warehouse_path: Path, run_id: str) -> QueryResult:
     """The logged steps of one training run (GSPO: one per iteration), in step order."""
     return run_report(warehouse_path, "training_steps", {"run_id": run_id})
+
+
+def quality_report(warehouse_path: Path, app: str | None = None) -> QueryResult:
+    """Each family's latest quality run (view quality_by_family), weakest kill rate first."""
+    return run_report(warehouse_path, "report_quality", {"app": app})

@@ -22,6 +22,7 @@ import duckdb
 
 from warehouse.db import connect, migrate, owner_only, sql, transaction
 from warehouse.episode_store import EpisodeRows
+from warehouse.quality_store import QualityRows
 from warehouse.values import naive as _naive
 from warehouse.values import now as _now
 from warehouse.values import to_json as _json
@@ -36,7 +37,7 @@ def snapshot_path_for(path: Path) -> Path:
     return path.with_name(path.stem + ".snapshot.duckdb")
 
 
-class Warehouse(EpisodeRows):
+class Warehouse(EpisodeRows, QualityRows):
     """The single writer of one DuckDB file; thread-safe within the process."""
 
     def __init__(self, path: Path) -> None:

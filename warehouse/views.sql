@@ -272,3 +272,26 @@ FROM gspo_frontier_emas e
 JOIN training_runs r USING (run_id)
 JOIN (SELECT run_id, tuple_id, count(*) AS draws FROM gspo_frontier_emas GROUP BY ALL) d USING (run_id, tuple_id)
 QUALIFY row_number() OVER (PARTITION BY e.run_id, e.tuple_id ORDER BY e.iteration DESC) = 1;
+
+-- The quality flow per family, from each family's latest quality run: seeds checked, mutants killed,
+-- near misses told apart, endpoints held, GUI teacher runs passed (NULL rates: nothing to rate).
+CREATE OR REPLACE VIEW quality_by_family AS
+WITH latest AS (
+    SELECT family, arg_max(run_id, created_at) AS run_id FROM quality GROUP BY family
+)
+SELECT q.family, any_value(q.app) AS app, q.run_id, count(*) AS seeds,
+       sum(q.mutants) AS mutants, sum(q.killed) AS killed,
+       sum(q.killed) / nullif(sum(q.mutants), 0) AS kill_rate,
+       sum(json_array_length(q.survivors)) AS survivors,
+       sum(q.skipped) AS skipped,
+       sum(q.mistakes) AS mistakes, sum(q.mistakes_told) AS mistakes_told,
+       count(*) FILTER (WHERE q.reward_initial IS DISTINCT FROM 0.0 OR q.reward_golden IS DISTINCT FROM 1.0)
+           AS endpoint_failures,
+       count(*) FILTER (WHERE q.error IS NOT NULL) AS errors,
+       count(*) FILTER (WHERE q.teacher_ran) AS teacher_runs,
+       count(*) FILTER (WHERE q.teacher_passed) AS teacher_passed,
+       count(*) FILTER (WHERE q.teacher_passed) / nullif(count(*) FILTER (WHERE q.teacher_ran), 0)
+           AS teacher_pass_rate,
+       max(q.created_at) AS checked_at
+FROM quality q JOIN latest USING (family, run_id)
+GROUP BY q.family, q.run_id;

@@ -11,6 +11,7 @@ from flows.cli.data import export, lake_sync, scan, sql, verify
 from flows.cli.desktop import desktop
 from flows.cli.env import env
 from flows.cli.hub import hub
+from flows.cli.quality import quality, quality_report
 from flows.cli.report import report
 from flows.cli.rollout import rollout
 from flows.cli.server import server
@@ -24,7 +25,7 @@ from infra.lifetime import reap_when_gone
 # Commands whose helpers (hub, Prefect's API server, workers, desktops, sandboxes) must all end when
 # the command does, however it ends (infra/lifetime.py). `server` and `vm` start services that are
 # meant to outlive them (stopped by `cuagym server stop` and by their owners).
-REAPED = {"synth", "retry", "serve", "rollout", "train", "verify", "env", "hub", "desktop"}
+REAPED = {"synth", "retry", "serve", "quality", "rollout", "train", "verify", "env", "hub", "desktop"}
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,6 +51,7 @@ for command in (
     serve,
     server,
     rollout,
+    quality,
     train,
     env,
     hub,
@@ -63,3 +65,4 @@ for command in (
     vm,
 ):
     main.add_command(command)
+report.add_command(quality_report)  # `cuagym report quality`: the quality flow's view

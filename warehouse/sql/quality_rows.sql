@@ -1,0 +1,1 @@
+SELECT * FROM quality WHERE run_id = $run_id ORDER BY family, seed;
