@@ -7,8 +7,8 @@ with one unit reverted (`drop`), or the initial home with one unit applied (`onl
 mutant* is the golden home damaged in a way a careless agent would damage it. A faithful reward
 scores every mutant below 1.0.
 
-Units and corruptions come from handlers (files.py for any file; sheets.py, docs.py, decks.py,
-jsonc.py refine a rewritten file of their kind). A handler that cannot parse a file gives nothing,
+Units and corruptions come from handlers (files.py for any file; the sheets/, docs/ and decks/
+packages and jsonc.py refine a rewritten file of their kind). A handler that cannot parse a file gives nothing,
 and the file stays one file-level unit.
 """
 
