@@ -55,8 +55,9 @@ def sections(root: click.Command = main) -> dict[str, str]:
 
 def render(root: click.Command = main) -> str:
     """The whole of docs/cli.md."""
-    index = "\n".join(f"- [`{name}`](#{anchor(name)})" for name in sections(root))
-    body = "\n".join(sections(root).values())
+    parts = sections(root)
+    index = "\n".join(f"- [`{name}`](#{anchor(name)})" for name in parts)
+    body = "\n".join(parts.values())
     return f"{HEADER}\n{index}\n\n{body}"
 
 
