@@ -17,6 +17,8 @@ FAMILIES = load_families(SKILLS)
 WEAK_SEEDS = [
     # a file of the subfolder is the first bystander; its deletion scored 1.0
     ("calc.folder_inventory", 9),
+    # the first untouched label is one no message carries (the hub accepts its deletion): it scored 1.0
+    ("mail.archive_newsletters", 3),
 ]
 
 

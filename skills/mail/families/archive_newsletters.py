@@ -73,6 +73,10 @@ def reward(P):
     def others_intact():
         return unchanged_except(go, "messages", ids=P["targets"], fields=("folder", "labels"))
 
+    @precondition("the labels that were there before are all kept, unchanged")
+    def labels_intact():
+        return unchanged_except(go, "labels")
+
     @component("each newsletter carries the new label", 0.4)
     def labelled():
         return sum(bool(label_ids & set(now["messages"][mid]["labels"])) for mid in targets) / len(targets)
