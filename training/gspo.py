@@ -5,7 +5,7 @@ the clipped sequence-ratio update, every iteration in the warehouse.
 `tasks_per_iteration` of `task_ids` by frontier sampling (training/frontier.py: Gaussian weights of
 each task's success EMA around 0.5, a γ share uniform, without replacement, seeded by (seed,
 iteration)); `collect(make_policy, iteration, drawn)` — the environment side, given by
-flows/training.py because training/ may not import tasks/ — runs G episodes per drawn task with
+training/episodes.py's `EpisodeCollector` — runs G episodes per drawn task with
 policies from `make_policy()` (a `LocalPolicy` on the current weights) and returns the groups of
 `Rollout`s, each with the reward its bundle's reward.py gave. The groups' scored rewards update the
 drawn tasks' EMAs (table gspo_frontier_emas, view gspo_frontier). Then `GSPOUpdate.update(groups)`:
@@ -60,8 +60,9 @@ from infra.errors import ConfigError
 from training.adapters import load_adapter_weights, prepare_model, save_model
 from training.checkpoint import Checkpoint, CheckpointError, find_checkpoint, write_checkpoint
 from training.config import GSPOConfig, open_run_store
+from training.episodes import Rollout
 from training.frontier import TaskFrontier, draw_tasks
-from training.gspo_records import frontier_state, observe_groups, record_iteration
+from training.gspo_records import IterationStats, frontier_state, observe_groups, record_iteration
 from training.local_policy import LocalPolicy, SampledTurn
 from training.losses import group_advantages, gspo_loss, zero_variance_groups
 from training.shared_context import chain_logps, chains
@@ -70,43 +71,6 @@ log = logging.getLogger(__name__)
 
 OPTIMIZER = "optimizer.pt"  # in a checkpoint folder: the AdamW state_dict
 RNG = "rng_state.pt"  # the minibatch shuffle's and torch's generator states
-
-
-@dataclass
-class Rollout:
-    """One episode of the current policy: its task, index in the group, reward and sampled replies."""
-
-    tuple_id: str
-    repeat: int
-    reward: float | None  # None: the grader gave no score
-    turns: list[SampledTurn] = field(default_factory=list)
-    seconds: float = 0.0
-
-
-@dataclass
-class IterationStats:
-    iteration: int
-    step: int  # optimizer steps taken so far
-    loss: float
-    rewards: list[float | None]
-    advantages: list[float]
-    groups: int
-    zero_variance_groups: int
-    samples: int
-    trained_samples: int  # samples with a non-zero advantage (the others add nothing)
-    tokens: int  # prompt + completion tokens of the trained samples
-    trained_tokens: int  # completion tokens carrying loss
-    ratio_mean: float | None
-    clip_low_fraction: float
-    clip_high_fraction: float
-    grad_norm: float | None
-    seconds: float
-    rollout_seconds: float = 0.0
-
-    @property
-    def reward_mean(self) -> float | None:
-        scored = [r for r in self.rewards if r is not None]
-        return sum(scored) / len(scored) if scored else None
 
 
 def completion_logps(model: Any, turn: SampledTurn, temperature: float) -> torch.Tensor:

@@ -5,16 +5,40 @@ the frontier state read back when a run resumes. Split from training/gspo.py, wh
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from training.config import GSPOConfig
+from training.episodes import Rollout
 from training.frontier import TaskFrontier, frontier_weight, observe
 from warehouse.store import Warehouse
 
-if TYPE_CHECKING:  # gspo.py imports this module: its types only for the annotations
-    from training.gspo import IterationStats, Rollout
-
 log = logging.getLogger("training.gspo")
+
+
+@dataclass
+class IterationStats:
+    iteration: int
+    step: int  # optimizer steps taken so far
+    loss: float
+    rewards: list[float | None]
+    advantages: list[float]
+    groups: int
+    zero_variance_groups: int
+    samples: int
+    trained_samples: int  # samples with a non-zero advantage (the others add nothing)
+    tokens: int  # prompt + completion tokens of the trained samples
+    trained_tokens: int  # completion tokens carrying loss
+    ratio_mean: float | None
+    clip_low_fraction: float
+    clip_high_fraction: float
+    grad_norm: float | None
+    seconds: float
+    rollout_seconds: float = 0.0
+
+    @property
+    def reward_mean(self) -> float | None:
+        scored = [r for r in self.rewards if r is not None]
+        return sum(scored) / len(scored) if scored else None
 
 
 def frontier_state(store: Warehouse | None, run_id: str, through: int) -> dict[str, TaskFrontier]:

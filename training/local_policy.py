@@ -1,8 +1,8 @@
 """A local policy: the model being trained drives the desktop, sampled in-process with `generate`.
 
-`LocalPolicy` has the rollout Policy's shape (tasks/rollout/policy.py: `name`, `model`, `space`,
-`fmt`, `start`/`step`/`close`; training may not import tasks/, so it is structurally compatible
-rather than a subclass, and `step` returns a `LocalStep` with `PolicyStep`'s fields). It builds the
+`LocalPolicy` implements the rollout `Policy` protocol (tasks/rollout/policy.py: `name`, `model`,
+`space`, `geometry`, `fmt`, `start`/`step`/`close`; `step` returns a `PolicyStep`), so the episode
+loop (tasks/rollout/runner.py) drives it as it drives the LLM and scripted policies. It builds the
 same conversation as the LLM policy (infra/computer_use/conversation.py: system prompt, first user
 turn with the instruction, later screenshots wrapped as tool responses with feedback, the collapse
 rule), samples a reply with transformers `generate` at the rollout temperature, and reads it with
@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -43,20 +43,13 @@ from infra.computer_use.conversation import (
 )
 from infra.computer_use.coords import Geometry
 from infra.computer_use.formats import parse_reply
+from tasks.models import TaskSpec
+from tasks.rollout.policy import Observation, Policy, PolicyStep
 from training.data import trainable_family
+from training.losses import sampled_logps
 from training.shared_context import PromptBuilder
 
 PROMPT_KEYS = ("input_ids", "attention_mask", "pixel_values", "image_grid_thw", "mm_token_type_ids")
-
-
-@dataclass
-class LocalStep:
-    """One model turn, with `PolicyStep`'s fields (what the rollout runner reads)."""
-
-    assistant_raw: str = ""
-    calls: list[dict[str, Any]] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    seconds: float = 0.0
 
 
 @dataclass
@@ -80,14 +73,6 @@ class _Turn:
     assistant: str | None = None
 
 
-def sampled_logps(logits: torch.Tensor, ids: torch.Tensor, temperature: float) -> torch.Tensor:
-    """log softmax(logits / temperature) at `ids`: logits (T, V), ids (T,) -> (T,).
-
-    The temperature is applied as TRL does (`logits / temperature` before the log-softmax), in the
-    old and the new log-probs alike, so the ratio compares the distributions the tokens came from."""
-    return torch.log_softmax(logits.float() / temperature, dim=-1).gather(-1, ids.unsqueeze(-1)).squeeze(-1)
-
-
 def encode_prompt(processor: Any, messages: list[dict[str, Any]]) -> dict[str, torch.Tensor]:
     """The processor's model inputs (PROMPT_KEYS, batch dim 1) for `messages` with the generation prompt:
     what the policy samples from and what GSPO re-scores, whichever engine sampled."""
@@ -99,7 +84,7 @@ def encode_prompt(processor: Any, messages: list[dict[str, Any]]) -> dict[str, t
     return {k: enc[k] for k in PROMPT_KEYS if k in enc}
 
 
-class LocalPolicy:
+class LocalPolicy(Policy):
     """The trained model as a rollout policy (see the module docstring)."""
 
     name = "local"
@@ -132,13 +117,13 @@ class LocalPolicy:
 
     # -- the Policy protocol -------------------------------------------------------------------------
 
-    def start(self, task: Any, screen: tuple[int, int], desktop: Any) -> None:
+    def start(self, task: TaskSpec, screen: tuple[int, int], desktop: Any) -> None:
         self._instruction = task.instruction
         self._system = system_prompt(self.family, self.geometry, tuple(screen))
         self._turns, self._errors, self.turns = [], [], []
         self._prompts.reset()
 
-    def step(self, observation: Any) -> LocalStep:
+    def step(self, observation: Observation) -> PolicyStep:
         png = model_png(observation.screenshot_png, self.geometry)
         with Image.open(io.BytesIO(png)) as image:
             turn = _Turn(image=image.convert("RGB"), feedback=self._feedback(observation))
@@ -153,7 +138,7 @@ class LocalPolicy:
         turn.assistant = text
         self._errors = parsed.errors
         self.turns.append(SampledTurn(prompt, completion, logps, observation.step))
-        return LocalStep(
+        return PolicyStep(
             assistant_raw=text,
             calls=[c.arguments for c in parsed.calls],
             errors=parsed.errors,

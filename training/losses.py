@@ -139,3 +139,11 @@ def _nanstd(groups: torch.Tensor) -> torch.Tensor:
     count = (~torch.isnan(groups)).sum(dim=1, keepdim=True)
     variance = torch.nanmean((groups - mean) ** 2, dim=1, keepdim=True) * count / (count - 1)
     return torch.where(count > 1, variance.sqrt(), torch.full_like(variance, float("nan")))
+
+
+def sampled_logps(logits: torch.Tensor, ids: torch.Tensor, temperature: float) -> torch.Tensor:
+    """log softmax(logits / temperature) at `ids`: logits (T, V), ids (T,) -> (T,).
+
+    The temperature is applied as TRL does (`logits / temperature` before the log-softmax), in the
+    old and the new log-probs alike, so the ratio compares the distributions the tokens came from."""
+    return torch.log_softmax(logits.float() / temperature, dim=-1).gather(-1, ids.unsqueeze(-1)).squeeze(-1)

@@ -27,6 +27,8 @@ from typing import Any
 
 import torch
 
+from training.losses import sampled_logps
+
 END = "<|im_end|>"
 INPUT_KEYS = ("input_ids", "attention_mask", "pixel_values", "image_grid_thw", "mm_token_type_ids")
 
@@ -107,8 +109,6 @@ def chains(turns: Sequence[Any]) -> list[list[int]]:
 
 def chain_logps(model: Any, turns: Sequence[Any], temperature: float) -> list[torch.Tensor]:
     """Per turn of one chain, the log-probs (T,) of its reply under `model` (one forward pass)."""
-    from training.local_policy import sampled_logps
-
     last = turns[-1]
     device = next(model.parameters()).device
     inputs = extend(last.prompt, {"input_ids": last.completion_ids[None]})

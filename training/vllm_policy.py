@@ -47,6 +47,7 @@ from PIL import Image
 
 from training.config import GSPOConfig
 from training.local_policy import LocalPolicy, SampledTurn, encode_prompt
+from training.shared_context import chain_logps
 from training.vllm_server import VLLMError, VLLMServer
 
 log = logging.getLogger(__name__)
@@ -231,8 +232,6 @@ class VLLMEngine:
         return stats
 
     def _probe_gap(self) -> tuple[float, int]:
-        from training.gspo import completion_logps  # gspo imports this module when it runs
-
         policy = self.policy(max_tokens=min(PROBE_TOKENS, self.config.max_tokens))
         screen = (1280, 800)
         out = io.BytesIO()
@@ -247,6 +246,6 @@ class VLLMEngine:
         was_training = model.training
         model.eval()
         with torch.no_grad():
-            logps = completion_logps(model, turn, self.config.temperature).float()
+            logps = chain_logps(model, [turn], self.config.temperature)[0].float()
         model.train(was_training)
         return float((logps - turn.old_logps).abs().mean()), len(turn.completion_ids)

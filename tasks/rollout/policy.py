@@ -12,7 +12,7 @@ records a failed step and asks again, until the step budget.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -39,6 +39,7 @@ class PolicyStep(BaseModel):
     seconds: float = 0.0  # time spent thinking (model latency), excluded from the executor's overhead
 
 
+@runtime_checkable
 class Policy(Protocol):
     name: str  # "scripted" | "llm"
     model: str  # what goes into the trajectory's `model` field

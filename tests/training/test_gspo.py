@@ -121,10 +121,11 @@ def test_update_on_a_zero_variance_group_is_a_counted_no_op(sampled):
 def test_one_gspo_iteration_on_real_desktops_records_rewards_advantages_and_loss(
     prefect_harness, isolated_settings, families, tmp_path, desktop_python, monkeypatch
 ):
-    from flows.training import EpisodeCollector, training_flow
+    from flows.training import training_flow
     from infra.settings import get_settings
     from tests.rollout.conftest import export_bundle
     from training.config import TrainingParams
+    from training.episodes import EpisodeCollector
     from warehouse.query import run_query
 
     monkeypatch.setenv("CUAGYM_DESKTOP_VENV", str(desktop_python))

@@ -15,22 +15,20 @@ import time
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from infra.envs.base import Capability, Env, EnvRole, FileEntry, ScriptResult, Snapshot, StateView
 from infra.envs.desktop.actions import GuiAction, xdotool_args
 from infra.envs.desktop.client import DesktopClient
 from infra.envs.desktop.sandbox import new_token
 from infra.envs.home import MAX_STATE_ENTRIES, guest_relative, safe_script_name
+from infra.envs.libvirt.config import VmConfig
 from infra.envs.libvirt.connection import libvirt_module
 from infra.envs.libvirt.domain import DomainSpec, channel_path, domain_xml
-from infra.envs.libvirt.image import GUEST_SCRIPTS
+from infra.envs.libvirt.image import GUEST_SCRIPTS, VmImage
 from infra.errors import DesktopError, DesktopStartError, EnvError
 from infra.images.disk import create_overlay
 from infra.sandbox import GUEST_HOME, Limits
-
-if TYPE_CHECKING:
-    from infra.envs.libvirt.provider import LibvirtProvider
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +40,17 @@ _PORT_TRIES = 3  # a free port picked here can be taken before QEMU binds it
 
 class VmStartError(DesktopStartError):
     """A guest did not boot to its server's ready line (or its server said it was not ready)."""
+
+
+class VmHost(Protocol):
+    """What a guest needs of whoever provisioned it (LibvirtProvider): declared here so that the env
+    does not import its provider, which imports the env."""
+
+    config: VmConfig
+    image: VmImage
+    conn: Any  # a libvirt.virConnect
+    script_limits: Limits
+    keep: bool
 
 
 class LibvirtEnv(Env):
@@ -57,9 +66,7 @@ class LibvirtEnv(Env):
         }
     )
 
-    def __init__(
-        self, provider: LibvirtProvider, env_id: str, task_id: str, role: EnvRole, root: Path
-    ) -> None:
+    def __init__(self, provider: VmHost, env_id: str, task_id: str, role: EnvRole, root: Path) -> None:
         super().__init__(env_id, task_id, role)
         self.provider = provider
         self.root = root
