@@ -1,5 +1,8 @@
 """Every procedural family, through the real sandbox: initial -> 0.0, golden -> 1.0, a near miss is
-partial credit, scripts are self-contained, and instances really vary."""
+partial credit, scripts are self-contained, and instances really vary.
+
+The sandbox checks run on seed 0 here; further seeds (and the mutation stage on each) run in
+`cuagym quality`, so the suite grows with the catalogue, not with families x seeds."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from .conftest import SKILLS
 
 FAMILIES = load_families(SKILLS)
 ALLOWED_IMPORTS = {"openpyxl", "docx", "pptx", "pypdf", "requests"}
-SEEDS = (0, 1, 2)
+SEEDS = (0,)  # seeds 1.. run in the quality flow (flows/quality.py)
 
 
 def _grade(provider, family, spec, kinds):

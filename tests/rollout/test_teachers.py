@@ -1,6 +1,8 @@
-"""Every family's GUI teacher solves its task through the real application (seed 0 here; the sweep
-over seeds 0–2 is bench/teachers.py; CUAGYM_TEACHER_SEEDS=0,1,2 runs them here too). A family gains
-this test by defining `demonstrate`.
+"""GUI teachers in the unit suite: one real run per app — and so per teacher kind (an office app's
+own window, a web app in the browser, a terminal for files and VS Code) — on seed 0, each app's
+cheapest taught family (tasks/quality/teachers.py `smoke_teachers`, derived from the catalogue: a new
+app gains its run by having a taught family). The full sweep, every taught family over several seeds,
+runs in `cuagym quality` (the nightly `quality` deployment), not here.
 
 Each run is checked the way the dataset would use it: reward exactly 1.0 from the bundle's own
 reward.py, a success terminate, no failed call, and `cursor_before` on every step.
@@ -8,25 +10,30 @@ reward.py, a success terminate, no failed call, and `cursor_before` on every ste
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from infra.settings import PROJECT_ROOT
 from skills.kit import load_families
+from tasks.quality.teachers import smoke_teachers, teacher_kind
 
 from .conftest import teach
 
 pytestmark = pytest.mark.slow
 
-TAUGHT = sorted(f.id for f in load_families(PROJECT_ROOT / "skills").values() if f.teacher is not None)
-SEEDS = [int(s) for s in os.environ.get("CUAGYM_TEACHER_SEEDS", "0").split(",")]
+FAMILIES = load_families(PROJECT_ROOT / "skills")
+SMOKE = smoke_teachers(FAMILIES)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("family_id", TAUGHT)
-def test_the_family_teacher_reaches_reward_one(rollout_provider, families, tmp_path, family_id, seed):
-    taught = teach(rollout_provider, families, tmp_path, family_id, seed)
+def test_every_app_and_teacher_kind_keeps_a_teacher_run():
+    taught_apps = {f.apps[0] for f in FAMILIES.values() if f.teacher is not None}
+    assert set(SMOKE) == taught_apps
+    assert {teacher_kind(app) for app in SMOKE} == {"office", "browser", "terminal"}
+    assert all(FAMILIES[fid].apps[0] == app and FAMILIES[fid].teacher for app, fid in SMOKE.items())
+
+
+@pytest.mark.parametrize("family_id", sorted(SMOKE.values()))
+def test_the_family_teacher_reaches_reward_one(rollout_provider, families, tmp_path, family_id):
+    taught = teach(rollout_provider, families, tmp_path, family_id, 0)
     trajectory = taught.episode.trajectory
     failed = [(s.step, s.action, s.error) for s in trajectory.steps if not s.ok]
     assert not failed, failed
