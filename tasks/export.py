@@ -18,19 +18,14 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from infra import apps
 from infra.errors import CuagymError
 from tasks import reward_contract
 from tasks.models import TaskSpec
 from tasks.reward_contract import OSWORLD_PASS
 
-# OSWorld snapshot / related_apps names for our app ids.
-OSWORLD_APPS = {
-    "calc": "libreoffice_calc",
-    "writer": "libreoffice_writer",
-    "impress": "libreoffice_impress",
-    "vscode": "vscode",
-    "files": "os",
-}
+# OSWorld snapshot / related_apps names for our app ids, as skills/<app>/app.yaml declares them.
+OSWORLD_APPS = {app: apps.osworld_name(app) for app in apps.all_apps()}
 GUEST_SETUP_DIR = "/tmp/cuagym"
 GUEST_REWARD = "/home/user/reward.py"
 
@@ -52,10 +47,10 @@ def osworld_verdict_command() -> list[str]:
 
 def osworld_config(spec: TaskSpec) -> dict[str, Any]:
     """The vanilla OSWorld task config for a tuple (keys exactly as desktop_env expects)."""
-    apps = [OSWORLD_APPS.get(app, "chrome") for app in spec.apps]
+    names = [apps.osworld_name(app) for app in spec.apps]  # an undeclared app raises, never "chrome"
     return {
         "id": spec.id,
-        "snapshot": apps[0],
+        "snapshot": names[0],
         "instruction": spec.instruction,
         "source": f"cuagym/{spec.family}",
         "config": [
@@ -77,7 +72,7 @@ def osworld_config(spec: TaskSpec) -> dict[str, Any]:
             },
         ],
         "trajectory": "trajectories/",
-        "related_apps": sorted(set(apps)),
+        "related_apps": sorted(set(names)),
         "evaluator": {
             "postconfig": [
                 {

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from infra.apps import all_apps
 from infra.envs.base import StateView as StateView  # re-exported: part of the vocabulary
 
 # What a family produces is defined by the family kit (skills/kit), which must not import tasks/.
@@ -26,12 +26,11 @@ from skills.kit.vocabulary import Wording as Wording
 
 MAX_ROUNDS = 5
 
-# The apps a run may name: every skills/<app>/ with a taxonomy (the catalogue is the one list). As a
-# Literal they become an enum in the synth and retry deployments' parameter schema, so the UI and
-# prefect.yaml refuse an unknown app before a run starts instead of failing it at sampling time.
-KNOWN_APPS: tuple[str, ...] = tuple(
-    sorted(p.parent.name for p in (Path(__file__).parents[1] / "skills").glob("*/taxonomy.yaml"))
-)
+# The apps a run may name: every app declared in skills/<app>/app.yaml (infra/apps.py; a folder with
+# a taxonomy but no declaration is an error there). As a Literal they become an enum in the synth and
+# retry deployments' parameter schema, so the UI and prefect.yaml refuse an unknown app before a run
+# starts instead of failing it at sampling time.
+KNOWN_APPS: tuple[str, ...] = all_apps()
 AppName = Literal[KNOWN_APPS]  # type: ignore[valid-type]
 
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from infra.apps import web_apps
 from infra.envs.base import (
     Capability,
     Env,
@@ -49,7 +50,7 @@ HUB_SOCKET = "/run/cuagym/hub.sock"
 HUB_ROUTE = "/opt/cuagym/bin/hub_route.py"
 HUB_ROUTE_SOURCE = Path(__file__).resolve().parents[1] / "hub_route.py"
 GUEST_HUB_PORT = 8400
-WEB_APPS = ("chat", "tracker", "store", "mail")  # infra.hub.ALL_APPS, without importing FastAPI here
+WEB_APPS = web_apps()  # declared in skills/*/app.yaml (infra/apps.py), as infra.hub.ALL_APPS
 
 
 @dataclass(frozen=True)

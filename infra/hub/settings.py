@@ -12,9 +12,10 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from infra.apps import web_apps
 from infra.settings import get_settings
 
-ALL_APPS: tuple[str, ...] = ("chat", "tracker", "store", "mail")
+ALL_APPS: tuple[str, ...] = web_apps()  # the web apps of skills/*/app.yaml (infra/apps.py)
 # The deepest state the hub can always store and serve. orjson writes at most 254 nested
 # objects/arrays and /go puts a state two levels down (`state_diff` -> path -> old/new holds at
 # most a subtree of it, so the body nests at most depth + 2); the rest is headroom.

@@ -16,12 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from infra.apps import osworld_name
 from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopProvider
 from infra.envs.desktop.setup import task_terminal
 from infra.envs.local import WEB_APPS
 from skills.kit import Family
-from tasks.export import OSWORLD_APPS, write_bundle
+from tasks.export import write_bundle
 from tasks.rollout.runner import run_episode
 from tasks.rollout.scripted import ScriptedPolicy
 
@@ -33,7 +34,7 @@ def teacher_kind(app: str) -> str:
     the app's own window (the office apps)."""
     if app in WEB_APPS:
         return "browser"
-    return "terminal" if task_terminal([OSWORLD_APPS.get(app, "")]) else "office"
+    return "terminal" if task_terminal([osworld_name(app)]) else "office"
 
 
 def smoke_teachers(families: dict[str, Family]) -> dict[str, str]:

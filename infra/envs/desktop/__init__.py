@@ -39,6 +39,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from infra.apps import BROWSER_OSWORLD_NAME
 from infra.desktop_venv import require_desktop_python
 from infra.envs.base import Capability, Env, EnvProvider, EnvRole, ScriptResult, Snapshot, StateView
 from infra.envs.desktop.actions import GuiAction, xdotool_args
@@ -85,7 +86,7 @@ log = logging.getLogger(__name__)
 # what a task asks for: left out of what a judge is shown as the state's changes.
 APP_HOUSEKEEPING = (".config/libreoffice/", ".local/share/", ".cache/")
 OSWORLD_USER = "cuagym"  # any name works: the server checks only the password (the token)
-BROWSER_APP = "chrome"  # what a bundle's config.json names its web apps in related_apps (tasks/export.py)
+BROWSER_APP = BROWSER_OSWORLD_NAME  # what a bundle's config.json names its web apps in related_apps
 # Run in the guest after a window is up: the in-guest server's own paint-settling rule (settle.py).
 _SETTLE = (
     f"import sys, time; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); import mss; "

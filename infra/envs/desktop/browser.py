@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from infra import apps
+
 CHROMIUM = "/usr/lib/chromium/chromium"
 PROFILE_DIR = "/tmp/chromium"
 CHROMIUM_FLAGS = (
@@ -57,13 +59,8 @@ WINDOW_SUFFIX = " - Chromium"  # Chromium's X window title is "<page title> - Ch
 
 # The <title> of each hub app's index.html; once an app has rendered its state it sets a longer
 # document.title ending with it ("#general - Acme - Team Chat"). tests/desktop/test_browser.py
-# checks these against the apps' index.html.
-WEB_APP_TITLES = {
-    "chat": "Team Chat",
-    "tracker": "Issue Tracker",
-    "store": "Store Admin",
-    "mail": "Mail",
-}
+# checks these against the apps' index.html. Declared in skills/<app>/app.yaml (infra/apps.py).
+WEB_APP_TITLES = {app: apps.title(app) for app in apps.web_apps()}
 
 
 def chromium_command(url: str, *, accessibility: bool = True) -> list[str]:
@@ -87,7 +84,7 @@ def chromium_installed() -> bool:
 def rendered_title(titles: list[str], app: str) -> str | None:
     """The browser window of `app` once the app has rendered its state: a title ending with the app's
     name that is longer than the bare one the page has while it loads; None while there is none."""
-    name = WEB_APP_TITLES[app]
+    name = apps.title(app)  # an undeclared app raises UnknownAppError
     for title in titles:
         if title.endswith(name + WINDOW_SUFFIX) and title != name + WINDOW_SUFFIX:
             return title

@@ -17,20 +17,18 @@ from typing import Annotated, Literal
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from infra import apps
 from infra.envs.desktop.client import DesktopClient
 from infra.errors import ConfigError, DesktopError
 
-# The documents each OSWorld app name opens (`related_apps` in config.json).
-APP_SUFFIXES = {
-    "libreoffice_calc": (".xlsx", ".xls", ".xlsm", ".ods", ".csv"),
-    "libreoffice_writer": (".docx", ".doc", ".odt", ".rtf"),
-    "libreoffice_impress": (".pptx", ".ppt", ".odp"),
-}
+# The documents each OSWorld app name opens (`related_apps` in config.json), from skills/*/app.yaml.
+APP_SUFFIXES = apps.suffixes_by_osworld_name()
 MAX_DOCUMENTS = 4
-# OSWorld app names whose tasks start from a terminal at the home when no document opens: file
-# management ("os", "terminal") and VS Code settings tasks, whose JSON files are edited in a terminal
-# editor here (Debian ships no VS Code). The window is xterm, maximised like every app window.
-TERMINAL_APPS = frozenset({"os", "terminal", "vscode", "vs_code"})
+# OSWorld app names whose tasks start from a terminal at the home when no document opens: the apps
+# declared `opens: {by: terminal}` (files -> "os", vscode: its JSON files are edited in a terminal
+# editor here, Debian ships no VS Code), and the names vanilla OSWorld configs use that no cuagym app
+# exports ("terminal", the "vs_code" domain). The window is xterm, maximised like every app window.
+TERMINAL_APPS = apps.terminal_osworld_names() | {"terminal", "vs_code"}
 TERMINAL_TITLE = "Terminal"
 TERMINAL_COMMAND = ("xterm", "-title", TERMINAL_TITLE, "-fa", "DejaVu Sans Mono", "-fs", "14")
 
