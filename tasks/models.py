@@ -272,9 +272,10 @@ class TupleStatus(StrEnum):
     VERIFIED = "verified"
     REJECTED = "rejected"
     EXPORTED = "exported"
+    CONTAMINATED = "contaminated"  # verified, but too close to a benchmark task: never exported
 
 
-FINISHED = (TupleStatus.VERIFIED, TupleStatus.REJECTED, TupleStatus.EXPORTED)
+FINISHED = (TupleStatus.VERIFIED, TupleStatus.REJECTED, TupleStatus.EXPORTED, TupleStatus.CONTAMINATED)
 
 
 class Provenance(BaseModel):
@@ -357,6 +358,11 @@ class SynthParams(AgentParams):
         default=None, description="litellm model that rolls out families without a scripted teacher"
     )
     teacher_max_steps: int = Field(default=80, ge=1, le=500)
+    decontaminate: list[str] = Field(
+        default_factory=list,
+        description="benchmark sets (OSWorld checkouts or JSONL files) no tuple may be too close to "
+        "(empty: configs/decontamination.yaml's list)",
+    )
 
     def resolved_seed(self) -> int:
         return self.seed if self.seed is not None else int(utcnow().strftime("%Y%m%d"))

@@ -39,6 +39,7 @@ class TupleContext:
     provenance: Provenance
     export: bool = True
     critic: Any = None  # tasks.vote.TupleCritic: votes on verified tuples (None: no dataset-level vote)
+    decontam: Any = None  # tasks.decontam.stage.Decontaminator: benchmark check before export (None: off)
 
 
 def round_row(rnd: Round) -> dict:
@@ -132,7 +133,8 @@ def resumed_outcome(spec: TaskSpec, ctx: TupleContext, *, again: bool = False) -
         return None
     if ctx.export and _needs_bundle(existing, ctx.final_dir / spec.id):
         # The run died before exporting it, or this run exports to another directory.
-        export_tuple(spec, ctx.warehouse, ctx.final_dir)
+        if _screened(spec, ctx) is TupleStatus.VERIFIED:
+            export_tuple(spec, ctx.warehouse, ctx.final_dir)
         existing = ctx.warehouse.tuple_outcome(spec.id)
     return _outcome_from_row(spec, existing)
 
@@ -191,18 +193,28 @@ def complete_tuple(work: TupleWork, ctx: TupleContext) -> TupleOutcome:
         work.journal.replay(ctx.warehouse)
     spec = work.spec
     bundle = None
-    if work.status is TupleStatus.VERIFIED and ctx.export:
+    status = _screened(spec, ctx) if work.status is TupleStatus.VERIFIED else work.status
+    if status is TupleStatus.VERIFIED and ctx.export:
         bundle = export_tuple(spec, ctx.warehouse, ctx.final_dir)
     return TupleOutcome(
         task_id=spec.id,
         family=spec.family,
         apps=spec.apps,
-        status=TupleStatus.EXPORTED if bundle else work.status,
+        status=TupleStatus.EXPORTED if bundle else status,
         rounds=work.rounds,
         reject_reason=work.reject_reason,
         seconds=work.seconds,
         bundle=bundle,
     )
+
+
+def _screened(spec: TaskSpec, ctx: TupleContext) -> TupleStatus:
+    """A verified tuple's status after the decontamination stage (VERIFIED when the stage is off)."""
+    if ctx.decontam is None:
+        return TupleStatus.VERIFIED
+    from tasks.decontam.stage import screen_tuple
+
+    return screen_tuple(spec, ctx.decontam, ctx.warehouse)
 
 
 def _needs_bundle(row: dict, bundle: Path) -> bool:

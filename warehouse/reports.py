@@ -44,3 +44,13 @@ def training_steps(warehouse_path: Path, run_id: str) -> QueryResult:
 def quality_report(warehouse_path: Path, app: str | None = None) -> QueryResult:
     """Each family's latest quality run (view quality_by_family), weakest kill rate first."""
     return run_report(warehouse_path, "report_quality", {"app": app})
+
+
+def contamination_report(warehouse_path: Path, app: str | None = None) -> QueryResult:
+    """Checked and contaminated tuples per app and family (view contamination_by_family)."""
+    return run_report(warehouse_path, "report_contamination", {"app": app})
+
+
+def contaminated_tuples(warehouse_path: Path, app: str | None = None) -> QueryResult:
+    """Every contaminated tuple with its closest benchmark task and scores, closest first."""
+    return run_report(warehouse_path, "report_contaminated_tuples", {"app": app})

@@ -20,6 +20,7 @@ from typing import Any
 
 import duckdb
 
+from warehouse.contamination_store import ContaminationRows
 from warehouse.db import connect, migrate, owner_only, sql, transaction
 from warehouse.episode_store import EpisodeRows
 from warehouse.quality_store import QualityRows
@@ -37,7 +38,7 @@ def snapshot_path_for(path: Path) -> Path:
     return path.with_name(path.stem + ".snapshot.duckdb")
 
 
-class Warehouse(EpisodeRows, QualityRows):
+class Warehouse(EpisodeRows, QualityRows, ContaminationRows):
     """The single writer of one DuckDB file; thread-safe within the process."""
 
     def __init__(self, path: Path) -> None:

@@ -295,3 +295,18 @@ SELECT q.family, any_value(q.app) AS app, q.run_id, count(*) AS seeds,
        max(q.created_at) AS checked_at
 FROM quality q JOIN latest USING (family, run_id)
 GROUP BY q.family, q.run_id;
+
+-- Decontamination per app and family, from each tuple's latest check: tuples checked, contaminated,
+-- their share, and the benchmarks that contaminated them. A cross-app tuple counts once, apps '+'-joined.
+CREATE OR REPLACE VIEW contamination_by_family AS
+WITH latest AS (
+    SELECT * FROM contamination
+    QUALIFY row_number() OVER (PARTITION BY tuple_id ORDER BY created_at DESC) = 1
+)
+SELECT array_to_string(s.apps, '+') AS app, s.family, count(*) AS checked,
+       count(*) FILTER (l.decision = 'contaminated') AS contaminated,
+       round(count(*) FILTER (l.decision = 'contaminated') / count(*), 4) AS contaminated_share,
+       string_agg(DISTINCT l.benchmark, ',') FILTER (l.decision = 'contaminated') AS benchmarks,
+       max(l.embedding) AS max_embedding, max(l.ngram) AS max_ngram, max(l.target_overlap) AS max_target_overlap
+FROM latest l JOIN specs s ON s.task_id = l.tuple_id
+GROUP BY ALL;

@@ -8,6 +8,7 @@ import click
 
 from flows.cli.console import configure_logging
 from flows.cli.data import export, lake_sync, scan, sql, verify
+from flows.cli.decontam import contamination_report
 from flows.cli.desktop import desktop
 from flows.cli.env import env
 from flows.cli.hub import hub
@@ -66,3 +67,4 @@ for command in (
 ):
     main.add_command(command)
 report.add_command(quality_report)  # `cuagym report quality`: the quality flow's view
+report.add_command(contamination_report)  # `cuagym report contamination`: the decontamination stage

@@ -78,6 +78,14 @@ def quiet_prefect_console(verbose: bool) -> None:
 @click.option(
     "--max-batches", default=10, show_default=True, help="Upper bound on batches with --until-verified."
 )
+@click.option(
+    "--decontaminate",
+    "decontaminate",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Benchmark set no tuple may be too close to: an OSWorld checkout (evaluation_examples/) or a "
+    "JSONL of {id, instruction, targets}. Repeatable; default: configs/decontamination.yaml's sets.",
+)
 @runner_options
 @mutation_options
 @teacher_options
@@ -98,6 +106,7 @@ def synth(
     no_export,
     verified_budget,
     max_batches,
+    decontaminate,
     mutants,
     corruption_mutants,
     teacher_k,
@@ -119,6 +128,8 @@ def synth(
         cuagym synth --count 200 --runner dask --dask-address tcp://scheduler:8786 --workers 32
 
         cuagym synth --backend llm --model hosted_vllm/Qwen3-32B --api-base http://gpu:8000/v1
+
+        cuagym synth --count 20 --decontaminate ~/OSWorld --decontaminate webarena.jsonl
     """
     verbose = (ctx.find_root().params.get("verbose") or 0) > 0
     quiet_prefect_console(verbose)
@@ -144,11 +155,14 @@ def synth(
         teacher_limit=teacher_limit,
         teacher_model=teacher_model,
         teacher_max_steps=teacher_max_steps,
+        decontaminate=[str(p.resolve()) for p in decontaminate],
         **llm,
     )
+    from tasks.decontam.stage import check_sets
     from tasks.publish import check_output
 
     check_output(params.out)  # a wrong bucket or key fails now, not after the run
+    check_sets(params.decontaminate)  # a missing or malformed benchmark set too
     summary = with_progress(lambda: synthesis_flow(params))
     print_summary(summary)
     print_published(out)
@@ -216,19 +230,31 @@ def print_summary(summary) -> None:
     from tasks.models import TupleStatus
 
     table = Table(title=f"synthesis run {summary.run_id}")
-    for col in ("app", "tuples", "verified", "rejected", "resumed", "rounds (mean)", "s/tuple (mean)"):
+    cols = (
+        "app",
+        "tuples",
+        "verified",
+        "rejected",
+        "contaminated",
+        "resumed",
+        "rounds (mean)",
+        "s/tuple (mean)",
+    )
+    for col in cols:
         table.add_column(col, justify="right" if col != "app" else "left")
     by_app: dict[str, list] = {}
     for o in summary.outcomes:
         by_app.setdefault("+".join(o.apps), []).append(o)
     for app, items in sorted(by_app.items()) + [("all", summary.outcomes)]:
         ok = sum(o.status in (TupleStatus.VERIFIED, TupleStatus.EXPORTED) for o in items)
+        contaminated = sum(o.status is TupleStatus.CONTAMINATED for o in items)
         fresh = [o for o in items if not o.resumed]
         table.add_row(
             app,
             str(len(items)),
             str(ok),
-            str(len(items) - ok),
+            str(len(items) - ok - contaminated),
+            str(contaminated),
             str(len(items) - len(fresh)),
             f"{sum(o.rounds for o in items) / max(len(items), 1):.2f}",
             f"{sum(o.seconds for o in fresh) / max(len(fresh), 1):.2f}" if fresh else "-",

@@ -1,0 +1,78 @@
+"""Decontamination through the real synthesis flow: tuples too close to a benchmark task written for
+the test (tests/data/decontam/: a paraphrase, a same-target rewrite, near-but-legitimate tasks, and
+a small OSWorld layout) are marked contaminated with the closest task and never exported; the rest
+are exported; the warehouse view and `cuagym report contamination` show the share."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from flows.synthesis import synthesis_flow
+from tasks.models import SynthParams, TupleStatus
+from warehouse.query import run_query
+
+DATA = Path(__file__).parent / "data" / "decontam"
+# seed 5, count 3 samples mail.sheet_figure_reply, vscode.keybindings and tracker.close_sprint; the
+# JSONL restates the first two (other words, same targets) and sits near the third without restating it
+PARAMS = dict(count=3, seed=5, workers=2, teacher_k=0)
+
+
+def test_flow_keeps_contaminated_tuples_out_and_exports_the_rest(prefect_harness, isolated_settings):
+    sets = [str(DATA / "benchmark.jsonl"), str(DATA / "osworld")]
+    summary = synthesis_flow(SynthParams(**PARAMS, decontaminate=sets))
+    status = {o.family: o for o in summary.outcomes}
+    assert set(status) == {"mail.sheet_figure_reply", "vscode.keybindings", "tracker.close_sprint"}
+    assert status["vscode.keybindings"].status is TupleStatus.CONTAMINATED  # the paraphrase
+    assert status["mail.sheet_figure_reply"].status is TupleStatus.CONTAMINATED  # same targets
+    legit = status["tracker.close_sprint"]
+    assert legit.status is TupleStatus.EXPORTED and Path(legit.bundle, "task.json").is_file()
+    final = isolated_settings.output_dir / "final"
+    assert sorted(p.name for p in final.iterdir()) == [legit.task_id]  # nothing contaminated exported
+
+    db = isolated_settings.warehouse_path
+    rows = run_query(
+        db,
+        "SELECT tuple_id, benchmark, task_id, rule, decision, embedding, ngram, target_overlap FROM contamination",
+    ).rows
+    verdicts = {r[0]: r for r in rows}
+    assert len(rows) == 3  # every verified tuple checked once
+    keys = verdicts[status["vscode.keybindings"].task_id]
+    assert keys[1:3] == ("benchmark", "para-vscode-keys") and keys[4] == "contaminated"
+    revenue = verdicts[status["mail.sheet_figure_reply"].task_id]
+    assert revenue[1:3] == ("benchmark", "same-target-revenue") and revenue[4] == "contaminated"
+    assert verdicts[legit.task_id][4] == "clean"
+    tuples = dict(run_query(db, "SELECT task_id, status FROM tuples").rows)
+    assert tuples[status["vscode.keybindings"].task_id] == "contaminated"
+    share = run_query(db, "SELECT sum(contaminated), sum(checked) FROM contamination_by_family").rows[0]
+    assert tuple(share) == (2, 3)
+
+    # resumed: read back as contaminated, not re-checked into an export
+    again = synthesis_flow(SynthParams(**PARAMS, decontaminate=sets))
+    assert all(o.resumed for o in again.outcomes)
+    assert {o.family: o.status for o in again.outcomes}["vscode.keybindings"] is TupleStatus.CONTAMINATED
+    assert sorted(p.name for p in final.iterdir()) == [legit.task_id]
+
+    report = subprocess.run(
+        [str(Path(sys.executable).with_name("cuagym")), "report", "contamination", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ),  # the fixture set CUAGYM_VAR_DIR and CUAGYM_OUTPUT_DIR
+    )
+    assert report.returncode == 0, report.stderr
+    found = json.loads(report.stdout)
+    assert sorted(r["task_id"] for r in found["contaminated"]) == ["para-vscode-keys", "same-target-revenue"]
+    chart = subprocess.run(
+        [str(Path(sys.executable).with_name("cuagym")), "report", "contamination"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ),  # the fixture set CUAGYM_VAR_DIR and CUAGYM_OUTPUT_DIR
+    )
+    assert chart.returncode == 0, chart.stderr
+    assert "overall: 2/3 tuples contaminated" in " ".join(chart.stdout.split())  # rich wraps lines
+    assert (isolated_settings.output_dir / "reports" / "contamination.png").stat().st_size > 0
