@@ -60,8 +60,20 @@ from infra.errors import ConfigError
 from training.adapters import load_adapter_weights, prepare_model, save_model
 from training.checkpoint import Checkpoint, CheckpointError, find_checkpoint, write_checkpoint
 from training.config import GSPOConfig, open_run_store
+from training.distributed import (
+    Ranks,
+    average_gradients,
+    broadcast_weights,
+    finish,
+    gather,
+    gather_iteration,
+    init_ranks,
+    seed_sampling,
+    shard,
+)
 from training.episodes import Rollout
 from training.frontier import TaskFrontier, draw_tasks
+from training.gspo_dataset import record_rollouts
 from training.gspo_records import IterationStats, frontier_state, observe_groups, record_iteration
 from training.local_policy import LocalPolicy, SampledTurn
 from training.losses import group_advantages, gspo_loss, zero_variance_groups
@@ -108,6 +120,7 @@ class GSPOUpdate:
         # reference the shared pass is tested and benchmarked against
         self.shared_context = shared_context
         self.forwards = 0  # forward passes the update ran (for the bench and the tests)
+        self.ranks = Ranks()  # a multi-process launch (training/distributed.py): set by run_gspo
 
     def _passes(self, turns: list[SampledTurn]) -> list[list[SampledTurn]]:
         """The rollout's turns grouped into forward passes: chains of extending prompts, or one each."""
@@ -140,7 +153,7 @@ class GSPOUpdate:
         self.model.train()
         for chunk in chunks:
             samples = [(turn, advantages[i]) for i in chunk for turn in rollouts[i].turns]
-            if not samples:
+            if not samples and not self.ranks.distributed:  # ranks step in lockstep, even on nothing
                 continue
             self.optimizer.zero_grad(set_to_none=True)
             loss_sum = 0.0
@@ -170,7 +183,8 @@ class GSPOUpdate:
                         loss.backward()  # one pass's activations in memory at a time
                         loss_sum += float(loss.detach())
                         self.forwards += 1
-            if trained_samples:
+            average_gradients(self.model, self.ranks)
+            if trained_samples or self.ranks.distributed:
                 grad_norm = float(torch.nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm))
             self.optimizer.step()
             self.step += 1
@@ -278,6 +292,12 @@ def run_gspo(
     pool = list(dict.fromkeys(task_ids))
     if not pool:
         raise ConfigError("GSPO has no tasks to draw from", hint="point `tuples` at verified bundles")
+    ranks = init_ranks()
+    if ranks.distributed and config.rollout_engine == "vllm":
+        raise ConfigError(
+            "a multi-process GSPO run samples with transformers only",
+            hint="launch one process with rollout_engine: vllm, or use rollout_engine: transformers",
+        )
     output_dir = Path(config.output_dir)
     run_id = run_id_for("gspo", output_dir)
     resume = find_checkpoint(output_dir)
@@ -289,12 +309,15 @@ def run_gspo(
     model, processor = _load_model(config, resume, load_policy)
     model.to("cuda" if torch.cuda.is_available() else "cpu")  # sampling and the update on one device
     model.eval()
+    broadcast_weights(model, ranks)
     updater = GSPOUpdate(config, model, processor)
+    updater.ranks = ranks
     if resume is not None:
         updater.restore(resume)
+    seed_sampling(ranks, config.seed, updater.step)
     done = resume.iteration if resume is not None else 0
     store = open_run_store(
-        warehouse,
+        warehouse if ranks.main else None,  # rank 0 records for all
         run_id=run_id,
         kind="gspo",
         config=config,
@@ -303,7 +326,7 @@ def run_gspo(
         samples=0,
         dropped=0,
     )
-    frontier = frontier_state(store, run_id, done)
+    frontier = gather(frontier_state(store, run_id, done), ranks)[0]  # rank 0's: the warehouse's
     log.info(
         "gspo run %s: %d tasks, iterations %d-%d, resuming from %s",
         run_id, len(pool), done + 1, config.iterations, resume.path if resume else "scratch",
@@ -346,19 +369,22 @@ def run_gspo(
             if engine is not None:  # the server samples from exactly the weights being trained
                 engine.sync(updater)
             t0 = time.perf_counter()
-            groups = collect(engine.policy if engine else make_policy, iteration, drawn)
+            groups = collect(engine.policy if engine else make_policy, iteration, shard(drawn, ranks))
             rollout_seconds = round(time.perf_counter() - t0, 4)
             before = updater.step
             stats = updater.update(groups, iteration)
             stats.rollout_seconds = rollout_seconds
+            stats, groups = gather_iteration(stats, groups, ranks)
             result.iterations.append(stats)
             observed = observe_groups(frontier, groups, config, iteration)
             frontier |= observed
-            updater.save(output_dir)
+            if ranks.main:
+                updater.save(output_dir)
             if store is not None:  # before the checkpoint: a kill in between redoes this iteration
                 record_iteration(store, run_id, stats, groups, observed, config)
+                record_rollouts(store, output_dir, run_id, iteration, groups)
             crossed = stats.step // config.save_steps > before // config.save_steps
-            if crossed or iteration == config.iterations:
+            if ranks.main and (crossed or iteration == config.iterations):
                 updater.checkpoint(output_dir / f"checkpoint-{stats.step}", iteration)
             log.info(
                 "gspo iteration %d: step %d loss=%.6f reward=%s zero-variance %d/%d trained %d/%d samples "
@@ -380,6 +406,7 @@ def run_gspo(
             summary={"steps": result.steps, "iterations": len(result.iterations), "losses": result.losses},
         )
         store.refresh_snapshot(force=True)
+    finish(ranks)
     return result
 
 

@@ -257,15 +257,29 @@ def _failed(job: RolloutJob, ctx: RolloutContext, policy: Policy, why: str) -> P
 def _save(
     ctx: RolloutContext, job: RolloutJob, t: Trajectory, overhead_s: float, ruling: JudgeRuling | None = None
 ) -> None:
+    row, steps = rollout_rows(t, job.spec, ctx.run_id, str(ctx.writer.out), overhead_s, ruling)
+    ctx.warehouse.save_rollout(row, steps)
+
+
+def rollout_rows(
+    t: Trajectory,
+    spec: TaskSpec,
+    run_id: str,
+    dataset: str,
+    overhead_s: float,
+    ruling: JudgeRuling | None = None,
+) -> tuple[dict, list[dict]]:
+    """The `rollouts` row and `rollout_steps` rows of one recorded trajectory (every caller that
+    writes episodes to a dataset — this flow, GSPO — keeps the warehouse the same way)."""
     ruling = ruling or JudgeRuling()
     row = {
         "rollout_id": t.task_id,
         "model": t.model,
         "tuple_id": t.tuple_id,
-        "family": job.spec.family,
-        "app": job.spec.primary_app,
+        "family": spec.family,
+        "app": spec.primary_app,
         "repeat": t.repeat,
-        "run_id": ctx.run_id,
+        "run_id": run_id,
         "policy": t.policy,
         "coordinate_space": t.coordinate_space,
         "reward": t.reward,
@@ -280,7 +294,7 @@ def _save(
         "judge_success": ruling.success,
         "judge_reason": ruling.reason,
         "reward_judge_disagree": ruling.disagree,
-        "dataset": str(ctx.writer.out),
+        "dataset": dataset,
     }
     steps = [
         {
@@ -294,4 +308,4 @@ def _save(
         }
         for s in t.steps
     ]
-    ctx.warehouse.save_rollout(row, steps)
+    return row, steps
