@@ -13,13 +13,12 @@ from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
-from prefect.futures import PrefectFuture
+from prefect.futures import PrefectFuture, as_completed
 
 from flows.dask_runner import cluster_threads, dask_task_runner, wants_dask
 from flows.publish import publish_output_task
 from flows.retry_policy import retry_transient
 from flows.teacher import teacher_stage
-from flows.window import in_window
 from flows.worker_tasks import cogenerate_tuple_task
 from infra.settings import get_settings
 from tasks.budget import budget_shortfall, merge_summaries
@@ -222,14 +221,15 @@ def _in_window(
     warehouse: Warehouse,
 ) -> list[TupleOutcome]:
     """At most `workers` submitted tuples at once; `submit` may answer at once (a resumed tuple)."""
-    finished = 0
+    pending = list(reversed(specs))
+    running: dict[PrefectFuture, TaskSpec] = {}
+    outcomes: list[TupleOutcome] = []
 
     def report(spec: TaskSpec, outcome: TupleOutcome) -> None:
-        nonlocal finished
-        finished += 1
+        outcomes.append(outcome)
         emit_progress(
             "tuples",
-            finished,
+            len(outcomes),
             len(specs),
             task_id=spec.id,
             status=outcome.status.value,
@@ -237,13 +237,19 @@ def _in_window(
         )
         warehouse.refresh_snapshot()
 
-    def finish(future: PrefectFuture, spec: TaskSpec) -> TupleOutcome:
-        return _outcome(future, spec, ctx, result)
-
-    def answered(submitted: PrefectFuture | TupleOutcome) -> bool:
-        return isinstance(submitted, TupleOutcome)
-
-    return in_window(specs, submit, finish, workers, report, answered=answered)
+    while pending or running:
+        while pending and len(running) < workers:
+            spec = pending.pop()
+            submitted = submit(spec)
+            if isinstance(submitted, TupleOutcome):
+                report(spec, submitted)
+            else:
+                running[submitted] = spec
+        for future in as_completed(list(running)):
+            spec = running.pop(future)
+            report(spec, _outcome(future, spec, ctx, result))
+            break  # refill the window before waiting again
+    return outcomes
 
 
 def _outcome(future, spec: TaskSpec, ctx: TupleContext, result) -> TupleOutcome:
