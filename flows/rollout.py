@@ -12,10 +12,10 @@ from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
-from prefect.futures import as_completed
 
 from flows.dask_runner import cluster_threads, dask_task_runner, wants_dask
 from flows.publish import publish_output_task, restore_output_task
+from flows.window import in_window
 from flows.worker_tasks import play_episode_task
 from infra.envs.local import WEB_APPS
 from infra.settings import get_settings
@@ -130,31 +130,16 @@ def run_episodes(jobs: list[RolloutJob], ctx: RolloutContext, workers: int, tota
 
 
 def _in_window(jobs, submit, result, workers: int, ctx: RolloutContext, total: int, done: int) -> list:
-    waiting = list(reversed(jobs))
-    running = {}
-    outcomes: list[RolloutOutcome] = []
-    while waiting or running:
-        while waiting and len(running) < workers:
-            job = waiting.pop()
-            running[submit(job)] = job
-        for future in as_completed(list(running)):
-            running.pop(future)
-            outcomes.append(result(future))
-            last = outcomes[-1]
-            emit_progress(
-                "rollouts",
-                done + len(outcomes),
-                total,
-                task_id=last.rollout_id,
-                status="solved"
-                if last.reward == 1.0
-                else "scored"
-                if last.reward is not None
-                else "no score",
-            )
-            ctx.warehouse.refresh_snapshot()
-            break
-    return outcomes
+    finished = done
+
+    def report(job: RolloutJob, last: RolloutOutcome) -> None:
+        nonlocal finished
+        finished += 1
+        status = "solved" if last.reward == 1.0 else "scored" if last.reward is not None else "no score"
+        emit_progress("rollouts", finished, total, task_id=last.rollout_id, status=status)
+        ctx.warehouse.refresh_snapshot()
+
+    return in_window(jobs, submit, lambda future, job: result(future), workers, report)
 
 
 def resumed_outcomes(done: list[RolloutJob], writer: TrajectoryWriter) -> list[RolloutOutcome]:

@@ -13,17 +13,17 @@ from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
-from prefect.futures import PrefectFuture, as_completed
+from prefect.futures import PrefectFuture
 
 from flows.dask_runner import cluster_threads, dask_task_runner, wants_dask
 from flows.publish import publish_output_task
 from flows.retry_policy import retry_transient
 from flows.teacher import teacher_stage
+from flows.window import in_window
 from flows.worker_tasks import cogenerate_tuple_task
 from infra.settings import get_settings
 from tasks.budget import budget_shortfall, merge_summaries
 from tasks.coverage import coverage, coverage_chart
-from tasks.decontam.stage import Decontaminator, build_decontaminator
 from tasks.models import RunSummary, SynthParams, TaskSpec, TupleOutcome, TupleStatus
 from tasks.plan import plan_batch
 from tasks.progress import emit_progress
@@ -45,12 +45,6 @@ from warehouse.store import Warehouse
 @task(name="plan-batch", cache_policy=NO_CACHE)
 def plan_batch_task(params: SynthParams, run_id: str, warehouse: Warehouse) -> list[TaskSpec]:
     return plan_batch(params, get_settings(), run_id, warehouse)
-
-
-@task(name="decontamination-index", cache_policy=NO_CACHE, persist_result=False)
-def decontamination_index_task(params: SynthParams) -> Decontaminator | None:
-    """The benchmark index, built once per batch before any work (a bad set fails the run here)."""
-    return build_decontaminator(params.decontaminate)
 
 
 @task(
@@ -108,9 +102,7 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
     started = time.monotonic()
     run_id = run_id_for(params)
     warehouse = Warehouse(settings.warehouse_path)
-    decontam = decontamination_index_task(params)
     ctx = build_context(params, settings, run_id, warehouse)
-    ctx.decontam = decontam  # checked between co-generation and export (tasks/synthesize.py)
     outcomes: list[TupleOutcome] = []
     try:  # ctx holds child processes (the hub, the Discriminator worker): close them however this ends
         warehouse.start_run(
@@ -221,15 +213,14 @@ def _in_window(
     warehouse: Warehouse,
 ) -> list[TupleOutcome]:
     """At most `workers` submitted tuples at once; `submit` may answer at once (a resumed tuple)."""
-    pending = list(reversed(specs))
-    running: dict[PrefectFuture, TaskSpec] = {}
-    outcomes: list[TupleOutcome] = []
+    finished = 0
 
     def report(spec: TaskSpec, outcome: TupleOutcome) -> None:
-        outcomes.append(outcome)
+        nonlocal finished
+        finished += 1
         emit_progress(
             "tuples",
-            len(outcomes),
+            finished,
             len(specs),
             task_id=spec.id,
             status=outcome.status.value,
@@ -237,19 +228,13 @@ def _in_window(
         )
         warehouse.refresh_snapshot()
 
-    while pending or running:
-        while pending and len(running) < workers:
-            spec = pending.pop()
-            submitted = submit(spec)
-            if isinstance(submitted, TupleOutcome):
-                report(spec, submitted)
-            else:
-                running[submitted] = spec
-        for future in as_completed(list(running)):
-            spec = running.pop(future)
-            report(spec, _outcome(future, spec, ctx, result))
-            break  # refill the window before waiting again
-    return outcomes
+    def finish(future: PrefectFuture, spec: TaskSpec) -> TupleOutcome:
+        return _outcome(future, spec, ctx, result)
+
+    def answered(submitted: PrefectFuture | TupleOutcome) -> bool:
+        return isinstance(submitted, TupleOutcome)
+
+    return in_window(specs, submit, finish, workers, report, answered=answered)
 
 
 def _outcome(future, spec: TaskSpec, ctx: TupleContext, result) -> TupleOutcome:
