@@ -24,6 +24,7 @@ from flows.worker_tasks import cogenerate_tuple_task
 from infra.settings import get_settings
 from tasks.budget import budget_shortfall, merge_summaries
 from tasks.coverage import coverage, coverage_chart
+from tasks.decontam.stage import Decontaminator, build_decontaminator
 from tasks.models import RunSummary, SynthParams, TaskSpec, TupleOutcome, TupleStatus
 from tasks.plan import plan_batch
 from tasks.progress import emit_progress
@@ -45,6 +46,12 @@ from warehouse.store import Warehouse
 @task(name="plan-batch", cache_policy=NO_CACHE)
 def plan_batch_task(params: SynthParams, run_id: str, warehouse: Warehouse) -> list[TaskSpec]:
     return plan_batch(params, get_settings(), run_id, warehouse)
+
+
+@task(name="decontamination-index", cache_policy=NO_CACHE, persist_result=False)
+def decontamination_index_task(params: SynthParams) -> Decontaminator | None:
+    """The benchmark index, built once per batch before any work (a bad set fails the run here)."""
+    return build_decontaminator(params.decontaminate)
 
 
 @task(
@@ -102,7 +109,9 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
     started = time.monotonic()
     run_id = run_id_for(params)
     warehouse = Warehouse(settings.warehouse_path)
+    decontam = decontamination_index_task(params)
     ctx = build_context(params, settings, run_id, warehouse)
+    ctx.decontam = decontam  # checked between co-generation and export (tasks/synthesize.py)
     outcomes: list[TupleOutcome] = []
     try:  # ctx holds child processes (the hub, the Discriminator worker): close them however this ends
         warehouse.start_run(
