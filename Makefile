@@ -26,7 +26,7 @@ demo: setup
 
 test: setup
 	@$(VENV)/bin/ruff check .
-	@$(PY) -m pytest -q
+	@$(PY) -m pytest -q -n 2 --dist loadfile --durations=15
 
 # The libvirt provider (docs/desktops.md: "VM guests (libvirt)"): its guest image (as root; minutes the first
 # time, cached under var/images), and its tests alone (they also run in `make test` where root and

@@ -173,6 +173,6 @@ def test_synth_fails_on_a_bad_set_before_any_work(tmp_path):
         timeout=300,
     )
     assert out.returncode != 0
-    said = " ".join((out.stdout + out.stderr).split())  # rich wraps long lines
-    assert f"{bad}, line 1 has no `instruction`" in said
+    said = "".join((out.stdout + out.stderr).split())  # rich folds long lines, mid-word too
+    assert "".join(f"{bad}, line 1 has no `instruction`".split()) in said
     assert not (env_var / "warehouse.duckdb").exists()  # no run was started

@@ -66,6 +66,6 @@ def contamination_report(app: str | None, fmt: str, chart: Path | None, warehous
         Console().print(hits)
     checked = sum(r["checked"] for r in rows)
     dirty = sum(r["contaminated"] for r in rows)
-    console.print(f"overall: {dirty}/{checked} tuples contaminated ({dirty / checked:.1%})")
+    Console().print(f"overall: {dirty}/{checked} tuples contaminated ({dirty / checked:.1%})")
     target = chart or settings.output_dir / "reports" / "contamination.png"
-    console.print(f"chart: {contamination_chart(rows, target)}")
+    Console().print(f"chart: {contamination_chart(rows, target)}")
