@@ -26,7 +26,7 @@ from infra.envs.desktop import DesktopEnv, DesktopProvider
 from infra.envs.desktop.actions import KeyPress
 from infra.settings import PROJECT_ROOT, get_settings
 from skills.kit import load_families
-from tasks.export import write_bundle
+from tasks.quality.teachers import bundle_for
 
 
 def _ms(xs: list[float]) -> str:
@@ -39,17 +39,7 @@ def _s(xs: list[float]) -> str:
 
 
 def _bundle(out: Path, seed: int) -> Path:
-    family = load_families(PROJECT_ROOT / "skills")["calc.padded_ids"]
-    spec = family.instantiate(seed)
-    return write_bundle(
-        out,
-        spec,
-        initial_setup_py=family.script("initial_setup", spec),
-        golden_patch_py=family.script("golden_patch", spec),
-        reward_py=family.script("reward", spec),
-        review_md="bench\n",
-        provenance={},
-    )
+    return bundle_for(load_families(PROJECT_ROOT / "skills")["calc.padded_ids"], seed, out, review="bench\n")
 
 
 def _timed(fn) -> float:

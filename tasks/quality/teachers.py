@@ -51,8 +51,9 @@ def smoke_teachers(families: dict[str, Family]) -> dict[str, str]:
     return {app: cost[-1] for app, cost in sorted(picked.items())}
 
 
-def bundle_for(family: Family, seed: int, out: Path) -> Path:
-    """A real exported bundle of the instance (what a rollout of a synthesised tuple starts from)."""
+def bundle_for(family: Family, seed: int, out: Path, *, review: str = "# quality flow bundle\n") -> Path:
+    """A real exported bundle of the instance (what a rollout of a synthesised tuple starts from);
+    the tests and benches export theirs through this too."""
     spec = family.instantiate(seed)
     return write_bundle(
         out,
@@ -60,7 +61,7 @@ def bundle_for(family: Family, seed: int, out: Path) -> Path:
         initial_setup_py=family.script("initial_setup", spec),
         golden_patch_py=family.script("golden_patch", spec),
         reward_py=family.script("reward", spec),
-        review_md="# quality flow bundle\n",
+        review_md=review,
         provenance={"backend": "procedural"},
     )
 

@@ -18,7 +18,7 @@ from infra.desktop_venv import ensure_desktop_python
 from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopEnv, DesktopProvider
 from infra.settings import PROJECT_ROOT, get_settings
-from tasks.export import write_bundle
+from tasks.quality.teachers import bundle_for
 
 SCREENSHOTS = PROJECT_ROOT / "var" / "screenshots"
 # desktop-env's own dependency set pins torch, easyocr, old numpy and more (gigabytes, and conflicts
@@ -70,17 +70,7 @@ def families():
 
 def export_bundle(families, family_id: str, seed: int, out: Path) -> Path:
     """A real exported bundle (config.json + scripts) of one family instance."""
-    family = families[family_id]
-    spec = family.instantiate(seed)
-    return write_bundle(
-        out,
-        spec,
-        initial_setup_py=family.script("initial_setup", spec),
-        golden_patch_py=family.script("golden_patch", spec),
-        reward_py=family.script("reward", spec),
-        review_md="# test bundle\n",
-        provenance={"backend": "procedural"},
-    )
+    return bundle_for(families[family_id], seed, out, review="# test bundle\n")
 
 
 @pytest.fixture(scope="session")
