@@ -16,7 +16,7 @@ from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
-from flows.synthesis import run_tuples
+from flows.synthesis import decontamination_index_task, run_tuples
 from infra.settings import get_settings
 from tasks.models import RetryParams, RunSummary, TaskSpec, TupleStatus
 from tasks.progress import emit_progress
@@ -76,7 +76,11 @@ def retry_flow(params: RetryParams) -> RunSummary:
     emit_progress("tuples", 0, len(specs))
     outcomes = []
     if specs:  # nothing matched: no hub, no agents to start
+        decontam = decontamination_index_task(params.as_synth())
         ctx = build_context(params.as_synth(), settings, run_id, warehouse)
+        ctx.decontam = decontam  # a retried tuple is screened before export as a first attempt is
+        if decontam is not None:
+            decontam.prime(spec.instruction for spec in specs)
         try:
             outcomes = run_tuples(specs, ctx, params.as_synth(), warehouse, again=True)
         finally:

@@ -122,6 +122,8 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
             params=params.model_dump(mode="json"),
         )
         specs = plan_batch_task(params, run_id, warehouse)
+        if decontam is not None:  # the batch's instructions embedded in one call, before any is checked
+            decontam.prime(spec.instruction for spec in specs)
         emit_progress("tuples", 0, len(specs))
         outcomes = run_tuples(specs, ctx, params, warehouse)
     finally:

@@ -382,10 +382,20 @@ class RetryParams(AgentParams):
     reject_reason: RejectReason | None = Field(default=None, description="only this reject reason")
     app: AppName | None = Field(default=None, description="only tuples touching this app")
     limit: int = Field(default=100, ge=1, le=100_000)
+    decontaminate: list[str] = Field(
+        default_factory=list,
+        description="benchmark sets a retried tuple is checked against, as in synthesis "
+        "(empty: configs/decontamination.yaml's list)",
+    )
 
     def as_synth(self) -> SynthParams:
-        """The synthesis settings a retried tuple runs under (every agent setting carries over)."""
-        return SynthParams(count=1, **self.model_dump(include=set(AgentParams.model_fields)))
+        """The synthesis settings a retried tuple runs under (every agent setting and the benchmark
+        sets carry over)."""
+        return SynthParams(
+            count=1,
+            decontaminate=self.decontaminate,
+            **self.model_dump(include=set(AgentParams.model_fields)),
+        )
 
 
 class RolloutParams(BaseModel):

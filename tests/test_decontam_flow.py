@@ -11,8 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from flows.retry import retry_flow
 from flows.synthesis import synthesis_flow
-from tasks.models import SynthParams, TupleStatus
+from tasks.models import RetryParams, SynthParams, TupleStatus
 from warehouse.query import run_query
 
 DATA = Path(__file__).parent / "data" / "decontam"
@@ -55,6 +56,14 @@ def test_flow_keeps_contaminated_tuples_out_and_exports_the_rest(prefect_harness
     assert all(o.resumed for o in again.outcomes)
     assert {o.family: o.status for o in again.outcomes}["vscode.keybindings"] is TupleStatus.CONTAMINATED
     assert sorted(p.name for p in final.iterdir()) == [legit.task_id]
+
+    # retried: a new attempt is screened before export as the first one was
+    paraphrase = status["vscode.keybindings"].task_id
+    retried = retry_flow(RetryParams(task_ids=[paraphrase], decontaminate=sets))
+    assert [(o.task_id, o.status) for o in retried.outcomes] == [(paraphrase, TupleStatus.CONTAMINATED)]
+    assert sorted(p.name for p in final.iterdir()) == [legit.task_id]
+    checks = run_query(db, f"SELECT count(*) FROM contamination WHERE tuple_id = '{paraphrase}'").rows
+    assert checks == [(2,)]  # the first attempt's verdict and the retry's
 
     report = subprocess.run(
         [str(Path(sys.executable).with_name("cuagym")), "report", "contamination", "--format", "json"],

@@ -176,3 +176,38 @@ def test_synth_fails_on_a_bad_set_before_any_work(tmp_path):
     said = "".join((out.stdout + out.stderr).split())  # rich folds long lines, mid-word too
     assert "".join(f"{bad}, line 1 has no `instruction`".split()) in said
     assert not (env_var / "warehouse.duckdb").exists()  # no run was started
+
+
+def test_prime_embeds_a_batch_in_one_call_and_checks_agree_with_unprimed_ones():
+    from tasks.decontam.config import Thresholds
+    from tasks.decontam.index import BenchmarkIndex
+    from tasks.decontam.stage import Decontaminator
+    from tasks.dedupe import load_embedder
+    from tasks.models import TaskSpec
+
+    model = load_embedder()
+    calls: list[int] = []
+
+    def counted(texts):
+        calls.append(len(texts))
+        return model(texts)
+
+    index = BenchmarkIndex(load_set(DATA / "benchmark.jsonl"), counted)
+    specs = [
+        # the check reads a spec's id, instruction and params only
+        TaskSpec.model_construct(id=f"t{i}", instruction=text, params={})
+        for i, text in enumerate(
+            ["Rename report.txt to final.txt", "Sort the budget sheet by column B", "Bold the header row"]
+        )
+    ]
+    primed, plain = Decontaminator(index, Thresholds()), Decontaminator(index, Thresholds())
+    calls.clear()
+    primed.prime([s.instruction for s in specs] + [specs[0].instruction])  # a repeat is embedded once
+    assert calls == [3]
+    verdicts = [primed.check(s) for s in specs]
+    assert calls == [3]  # checking a primed instruction embeds nothing more
+    for spec, verdict in zip(specs, verdicts, strict=True):
+        alone = plain.check(spec)
+        assert (verdict.decision, verdict.task_id) == (alone.decision, alone.task_id)
+        assert verdict.embedding == pytest.approx(alone.embedding, abs=1e-4)
+    assert calls == [3, 1, 1, 1]  # unprimed: one call per instruction

@@ -122,6 +122,18 @@ def teacher_options(fn):
     )(fn)
 
 
+def decontaminate_option(fn):
+    """--decontaminate: benchmark sets a synthesis or retry run keeps its tuples away from."""
+    return click.option(
+        "--decontaminate",
+        "decontaminate",
+        multiple=True,
+        type=click.Path(path_type=Path),
+        help="Benchmark set no tuple may be too close to: an OSWorld checkout (evaluation_examples/) or a "
+        "JSONL of {id, instruction, targets}. Repeatable; default: configs/decontamination.yaml's sets.",
+    )(fn)
+
+
 def warehouse_option(fn):
     """--warehouse: which DuckDB file a read-only command reads (through its snapshot)."""
     return click.option(

@@ -13,7 +13,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from flows.cli.console import console, handle_errors
-from flows.cli.options import llm_options, mutation_options, runner_options, teacher_options
+from flows.cli.options import (
+    decontaminate_option,
+    llm_options,
+    mutation_options,
+    runner_options,
+    teacher_options,
+)
 from infra.errors import ConfigError
 
 
@@ -78,14 +84,7 @@ def quiet_prefect_console(verbose: bool) -> None:
 @click.option(
     "--max-batches", default=10, show_default=True, help="Upper bound on batches with --until-verified."
 )
-@click.option(
-    "--decontaminate",
-    "decontaminate",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    help="Benchmark set no tuple may be too close to: an OSWorld checkout (evaluation_examples/) or a "
-    "JSONL of {id, instruction, targets}. Repeatable; default: configs/decontamination.yaml's sets.",
-)
+@decontaminate_option
 @runner_options
 @mutation_options
 @teacher_options
@@ -307,6 +306,7 @@ def print_teacher(teacher) -> None:
 @click.option("--limit", default=100, show_default=True)
 @click.option("--backend", default="procedural", show_default=True)
 @click.option("--workers", default=2, show_default=True)
+@decontaminate_option
 @runner_options
 @mutation_options
 @llm_options
@@ -321,6 +321,7 @@ def retry(
     limit,
     backend,
     workers,
+    decontaminate,
     runner,
     dask_address,
     mutants,
@@ -349,8 +350,12 @@ def retry(
         dask_address=dask_address,
         mutants=mutants,
         corruption_mutants=corruption_mutants,
+        decontaminate=[str(p.resolve()) for p in decontaminate],
         **llm,
     )
+    from tasks.decontam.stage import check_sets
+
+    check_sets(params.decontaminate)  # a missing or malformed benchmark set fails before any work
     summary = with_progress(lambda: retry_flow(params))
     print_summary(summary)
     if not summary.outcomes:
