@@ -4,6 +4,7 @@ Easy: three atomic actions (select row 1, bold, View > Freeze Cells). The pane i
 split counts, never by its top-left cell, which only says where the user had scrolled.
 """
 
+from skills.calc.families._gui import go_to
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, rows_kept, save_book
@@ -75,7 +76,7 @@ def demonstrate(P, screen):
     key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
     yield [key("ctrl", "home"), key("shift", "ctrl", "right"), key("ctrl", "b")]  # the headers are contiguous
     # Freezing pins the rows above and the columns left of the cursor: A2 -> row 1, B2 -> row 1 and column A.
-    yield [key("ctrl", "home"), key("down"), *([key("right")] if P["freeze_column"] else [])]
+    yield from go_to(screen, 2 if P["freeze_column"] else 1, 2)
     yield [key("alt", "v")]
     item = screen.find(
         lambda e: "menu-item" in e.role and e.name == "Freeze Rows and Columns",

@@ -1,5 +1,6 @@
 """Calc: pad numeric IDs with a TEXT formula in B2 and fill it down. Data and wording: padded_ids.yaml."""
 
+from skills.calc.families._gui import go_to
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import rows_kept
@@ -103,11 +104,7 @@ def reward(P):
 def demonstrate(P, screen):
     """Calc is open on the workbook: go to B2, type one TEXT formula per row, save keeping xlsx."""
     zeros = "0" * P["width"]
-    yield [
-        {"action": "key", "keys": ["ctrl", "home"]},
-        {"action": "key", "keys": ["right"]},
-        {"action": "key", "keys": ["down"]},
-    ]
+    yield from go_to(screen, 2, 2)
     for row in range(2, len(P["ids"]) + 2):
         yield [{"action": "type", "text": f'=TEXT(A{row};"{zeros}")\n'}]
     yield from save_keeping_format(screen)

@@ -5,6 +5,7 @@ The values must stay ratios (0.153 shown as 15.3%); typing 15.3 over them is a d
 fails the precondition. Calc's "Format as Percent" button gives 0.00%, the realistic near miss.
 """
 
+from skills.calc.families._gui import go_to
 from skills.kit.guest import HOME
 from skills.kit.guest.rewardkit import component, precondition
 from skills.kit.guest.sheets import find_sheet, new_table, open_sheet, rows_kept, save_book
@@ -88,13 +89,8 @@ def demonstrate(P, screen):
     """Calc is open on the sheet: select the ratio cells, Format Cells (Ctrl+1) > Numbers, type the
     percent format code, OK, save keeping xlsx."""
     key = lambda *keys: {"action": "key", "keys": list(keys)}  # noqa: E731
-    to_column = [key("right")] * (P["ratio_col"] - 1)
-    yield [
-        key("ctrl", "home"),
-        *to_column,
-        key("down"),
-        key("shift", "ctrl", "down"),
-    ]  # the ratios have no gaps
+    yield from go_to(screen, P["ratio_col"], 2)
+    yield [key("shift", "ctrl", "down")]  # the ratios have no gaps
     yield [key("ctrl", "1")]
     screen.wait_until(lambda: screen.has_window("Format Cells"), what="the Format Cells dialog")
     tab = screen.find(lambda e: e.role == "page-tab" and e.name == "Numbers", what="the Numbers tab")
