@@ -10,9 +10,12 @@ callers check `env.capabilities` instead of catching surprises.
 from __future__ import annotations
 
 import abc
+import contextlib
+import shutil
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -160,6 +163,39 @@ class Env(abc.ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class FolderEnv(Env):
+    """An env whose files live in a folder of its own (`root`, under its provider's), as all of ours
+    do. `close` releases what the env runs (`_release`), then removes the folder — and the task's
+    folder above it once its last env is gone — unless the provider keeps envs (`provider.keep`).
+    `mark_initial` records the state `reset()` returns to."""
+
+    def __init__(self, provider: Any, env_id: str, task_id: str, role: EnvRole, root: Path) -> None:
+        super().__init__(env_id, task_id, role)
+        self.provider = provider
+        self.root = root
+        self._snapshots = 0
+        self._initial: Snapshot | None = None
+
+    def mark_initial(self) -> Snapshot:
+        """Record the env as it is now as the state `reset()` returns to (call after a task's setup)."""
+        self._initial = self.snapshot()
+        return self._initial
+
+    def _release(self) -> None:
+        """Stop what the env runs (a sandbox, a guest, forwarders); a plain folder env runs nothing."""
+
+    def close(self) -> None:
+        """Idempotent: the second call does nothing."""
+        if self.closed:
+            return
+        self._release()
+        self.closed = True
+        if not self.provider.keep:
+            shutil.rmtree(self.root, ignore_errors=True)
+            with contextlib.suppress(OSError):  # not empty: another env of the task is still there
+                self.root.parent.rmdir()
 
 
 class EnvProvider(abc.ABC):

@@ -22,9 +22,9 @@ from pathlib import Path
 from infra.apps import web_apps
 from infra.envs.base import (
     Capability,
-    Env,
     EnvProvider,
     EnvRole,
+    FolderEnv,
     ScriptResult,
     Snapshot,
     StateView,
@@ -81,7 +81,7 @@ class HubRoute:
         return Path(response.json()["socket"])
 
 
-class LocalEnv(Env):
+class LocalEnv(FolderEnv):
     capabilities = frozenset({Capability.RUN_SCRIPT, Capability.STATE_VIEW, Capability.SNAPSHOT})
 
     def __init__(
@@ -93,17 +93,14 @@ class LocalEnv(Env):
         root: Path,
         web_apps: Sequence[str] = (),
     ) -> None:
-        super().__init__(env_id, task_id, role)
-        self.provider = provider
+        super().__init__(provider, env_id, task_id, role, root)
         self.web_apps = tuple(web_apps)
         # One hub session per env (initial_env and golden_env must not share web state), named at
         # random: scripts read it from CUAGYM_SID, so it must not say which env it belongs to.
         self.sid = uuid.uuid4().hex
-        self.root = root
         self.home = root / "home"
         self.runs = root / "runs"
         prepare_home(self.home)
-        self._snapshots = 0
 
     def run_script(
         self, source: str, *, name: str, limits: Limits | None = None, env: Mapping[str, str] | None = None
@@ -164,13 +161,6 @@ class LocalEnv(Env):
         self._check_open()
         shutil.rmtree(self.home, ignore_errors=True)
         copy_home(Path(snapshot.ref), self.home)
-
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        if not self.provider.keep:
-            shutil.rmtree(self.root, ignore_errors=True)
 
 
 class LocalProvider(EnvProvider):

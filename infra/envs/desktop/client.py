@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 from pydantic import BaseModel
 
+from infra.envs.base import EnvRole, FolderEnv
 from infra.errors import DesktopError, DesktopServerError
 from infra.sandbox import EXIT_TIMEOUT, SandboxResult
 
@@ -219,3 +220,27 @@ def parse_json(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return text
+
+
+class ServerEnv(FolderEnv):
+    """A folder env whose guest runs the in-guest server (the desktop and libvirt envs): `client`
+    reaches it while the guest runs, and closing closes the client before the guest is released."""
+
+    kind = "guest"  # what the error calls the env
+    not_running_hint = "start it through its provider"
+
+    def __init__(self, provider: Any, env_id: str, task_id: str, role: EnvRole, root: Path) -> None:
+        super().__init__(provider, env_id, task_id, role, root)
+        self._client: DesktopClient | None = None
+
+    @property
+    def client(self) -> DesktopClient:
+        self._check_open()
+        if self._client is None:
+            raise DesktopError(f"{self.kind} {self.id} is not running", hint=self.not_running_hint)
+        return self._client
+
+    def _release(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None

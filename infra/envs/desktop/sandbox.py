@@ -327,3 +327,11 @@ def smaps_rollup(pid: int) -> dict[str, int]:
         if parts and parts[0].isdigit():
             fields[key] = int(parts[0])
     return fields
+
+
+# Run in the guest after a window is up: the in-guest server's own paint-settling rule (settle.py).
+SETTLE = (
+    f"import sys, time; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); import mss; "
+    "from desktop_server.settle import wait_until_painted; "
+    "sys.exit(0 if wait_until_painted(mss.MSS(display=':0'), time.monotonic() + float(sys.argv[1])) else 1)"
+)

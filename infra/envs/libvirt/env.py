@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import io
 import json
 import logging
-import shutil
 import socket
 import tarfile
 import time
@@ -17,9 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from infra.envs.base import Capability, Env, EnvRole, FileEntry, ScriptResult, Snapshot, StateView
+from infra.envs.base import Capability, EnvRole, FileEntry, ScriptResult, Snapshot, StateView
 from infra.envs.desktop.actions import GuiAction, xdotool_args
-from infra.envs.desktop.client import DesktopClient
+from infra.envs.desktop.client import DesktopClient, ServerEnv
 from infra.envs.desktop.sandbox import new_token
 from infra.envs.home import MAX_STATE_ENTRIES, guest_relative, safe_script_name
 from infra.envs.libvirt.config import VmConfig
@@ -53,9 +51,10 @@ class VmHost(Protocol):
     keep: bool
 
 
-class LibvirtEnv(Env):
+class LibvirtEnv(ServerEnv):
     """One running guest: the domain `cuagym-<env id>`, its overlay, console log and server client."""
 
+    not_running_hint = "provision it through LibvirtProvider"
     capabilities = frozenset(
         {
             Capability.RUN_SCRIPT,
@@ -67,9 +66,7 @@ class LibvirtEnv(Env):
     )
 
     def __init__(self, provider: VmHost, env_id: str, task_id: str, role: EnvRole, root: Path) -> None:
-        super().__init__(env_id, task_id, role)
-        self.provider = provider
-        self.root = root
+        super().__init__(provider, env_id, task_id, role, root)
         self.disk = root / "disk.qcow2"
         self.console_log = root / "console.log"
         self.domain_name = DOMAIN_PREFIX + env_id
@@ -80,9 +77,6 @@ class LibvirtEnv(Env):
         self.boot_s: float | None = None
         self.revert_s: float | None = None
         self._domain: Any = None
-        self._client: DesktopClient | None = None
-        self._snapshots = 0
-        self._initial: Snapshot | None = None
 
     # --- lifecycle --------------------------------------------------------------------------------
 
@@ -231,18 +225,6 @@ class LibvirtEnv(Env):
         self.revert_s = time.monotonic() - started
         return self.revert_s
 
-    def mark_initial(self) -> Snapshot:
-        """Record the guest as it is now as the state `reset()` returns to."""
-        self._initial = self.snapshot()
-        return self._initial
-
-    @property
-    def client(self) -> DesktopClient:
-        self._check_open()
-        if self._client is None:
-            raise DesktopError(f"guest {self.id} is not running", hint="provision it through LibvirtProvider")
-        return self._client
-
     @property
     def running(self) -> bool:
         return self._domain is not None and bool(self._domain.isActive())
@@ -382,19 +364,10 @@ class LibvirtEnv(Env):
                 log.warning("cannot remove domain %s: %s", self.domain_name, exc)
         self._domain = None
 
-    def close(self) -> None:
-        """Destroy and undefine the domain (snapshots with it), delete the overlay. Idempotent."""
-        if self.closed:
-            return
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+    def _release(self) -> None:
+        """Destroy and undefine the domain (snapshots with it); `close` then deletes the overlay."""
+        super()._release()
         self._undefine()
-        self.closed = True
-        if not self.provider.keep:
-            shutil.rmtree(self.root, ignore_errors=True)
-            with contextlib.suppress(OSError):  # the task's folder, once its last env is gone
-                self.root.parent.rmdir()
 
 
 def _free_port() -> int:
