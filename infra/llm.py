@@ -65,6 +65,7 @@ class LLMReply(BaseModel):
     finish_reason: str | None = None
     model: str = ""
     input_tokens: int = 0
+    cached_input_tokens: int = 0  # of input_tokens, what the provider's prompt cache served
     output_tokens: int = 0
     cost_usd: float | None = None
     cached: bool = False
@@ -91,6 +92,7 @@ class CallRecord(BaseModel):
     error: str | None = None
     try_no: int = 1
     input_tokens: int = 0
+    cached_input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
     latency_s: float = 0.0
@@ -285,6 +287,7 @@ class LLMClient:
                     try_no=try_no,
                     started_at=started,
                     input_tokens=reply.input_tokens,
+                    cached_input_tokens=reply.cached_input_tokens,
                     output_tokens=reply.output_tokens,
                     cost_usd=reply.cost_usd,
                     latency_s=round(time.monotonic() - t0, 4),
@@ -328,9 +331,19 @@ class LLMClient:
             finish_reason=choice.finish_reason,
             model=self.config.model,
             input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            cached_input_tokens=prompt_cache_hits(usage),
             output_tokens=getattr(usage, "completion_tokens", 0) or 0,
             cost_usd=cost,
         )
+
+
+def prompt_cache_hits(usage: Any) -> int:
+    """Input tokens the provider's prompt cache served: litellm reports them in OpenAI's shape
+    (`prompt_tokens_details.cached_tokens`) for OpenAI, vLLM and DeepSeek, and Anthropic's
+    `cache_read_input_tokens` next to it."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) or getattr(usage, "cache_read_input_tokens", None)
+    return int(cached or 0)
 
 
 def _hint(kind: str, cfg: RoleConfig) -> str:

@@ -24,12 +24,24 @@ ROLE_TEMPLATES = {
 
 def render_prompt(role: str, **context: Any) -> str:
     """The prompt text of `role` for `context` (raises ConfigError for an unknown role or a missing value)."""
+    return "\n\n".join(m["content"] for m in render_messages(role, **context))
+
+
+def render_messages(role: str, **context: Any) -> list[dict[str, str]]:
+    """The opening messages of `role`'s conversation: a template with `system` and `user` blocks
+    gives a system message (what every task of an app shares: the prefix servers cache) and a user
+    message (this task); a template without blocks gives one user message."""
+    if role not in ROLE_TEMPLATES:
+        raise ConfigError(f"no prompt for role {role!r}", hint=f"roles: {', '.join(ROLE_TEMPLATES)}")
     try:
-        return prompt_environment().get_template(ROLE_TEMPLATES[role]).render(**context)
-    except KeyError:
-        raise ConfigError(
-            f"no prompt for role {role!r}", hint=f"roles: {', '.join(ROLE_TEMPLATES)}"
-        ) from None
+        template = prompt_environment().get_template(ROLE_TEMPLATES[role])
+        if "system" not in template.blocks:
+            return [{"role": "user", "content": template.render(**context)}]
+        messages = []
+        for block in ("system", "user"):
+            text = "".join(template.blocks[block](template.new_context(context))).strip()
+            messages.append({"role": block, "content": text})
+        return messages
     except jinja2.UndefinedError as exc:
         raise ConfigError(
             f"prompt {ROLE_TEMPLATES[role]} needs a value that was not given: {exc}",

@@ -23,7 +23,7 @@ from infra.llm import LLMClient
 from tasks.agents.base import AgentOutputError
 from tasks.agents.llm_loop import check_reply, code_blocks
 from tasks.models import RejectReason, Round, SynthParams, TaskSpec, TupleStatus
-from tasks.prompts import render_prompt
+from tasks.prompts import render_messages
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ class TupleCritic:
         self.client, self.n = client, n
 
     def _vote(self, k: int, spec: TaskSpec, rnd: Round) -> Vote:
-        prompt = render_prompt(
+        opening = render_messages(
             "critic",
             task=spec,
             criteria=CRITERIA,
@@ -115,9 +115,7 @@ class TupleCritic:
             critics=self.n,
         )
         try:
-            reply = self.client.complete(
-                [{"role": "user", "content": prompt}], tags={"task_id": spec.id, "step": k}
-            )
+            reply = self.client.complete(opening, tags={"task_id": spec.id, "step": k})
             check_reply(reply)
             decision, reason, criteria = parse_vote(reply.content or "")
         except CuagymError as exc:  # a failed call or an unusable reply: an error vote, not a crash

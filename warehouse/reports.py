@@ -54,3 +54,8 @@ def contamination_report(warehouse_path: Path, app: str | None = None) -> QueryR
 def contaminated_tuples(warehouse_path: Path, app: str | None = None) -> QueryResult:
     """Every contaminated tuple with its closest benchmark task and scores, closest first."""
     return run_report(warehouse_path, "report_contaminated_tuples", {"app": app})
+
+
+def llm_report(warehouse_path: Path, role: str | None = None) -> QueryResult:
+    """Calls, tokens (prompt-cache hits apart), cost and latency p50/p95 per role and model."""
+    return run_report(warehouse_path, "report_llm", {"role": role})

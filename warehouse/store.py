@@ -310,6 +310,7 @@ class Warehouse(EpisodeRows, QualityRows, ContaminationRows):
                         "error": row.get("error"),
                         "try_no": row["try_no"],
                         "input_tokens": row["input_tokens"],
+                        "cached_input_tokens": row.get("cached_input_tokens", 0),
                         "output_tokens": row["output_tokens"],
                         "cost_usd": row.get("cost_usd"),
                         "latency_s": row["latency_s"],

@@ -17,7 +17,8 @@ CREATE OR REPLACE VIEW tuple_llm_usage AS
 SELECT c.task_id, any_value(t.status) AS status,
        count(*) FILTER (WHERE c.status IN ('ok', 'cached')) AS calls,
        count(*) FILTER (WHERE c.status IN ('retry', 'error')) AS failed_tries,
-       sum(c.input_tokens) AS input_tokens, sum(c.output_tokens) AS output_tokens,
+       sum(c.input_tokens) AS input_tokens, sum(c.cached_input_tokens) AS cached_input_tokens,
+       sum(c.output_tokens) AS output_tokens,
        sum(c.cost_usd) AS cost_usd, sum(c.latency_s) AS latency_s
 FROM llm_calls c LEFT JOIN tuples t USING (task_id)
 WHERE c.task_id IS NOT NULL
@@ -27,6 +28,24 @@ GROUP BY c.task_id;
 CREATE OR REPLACE VIEW llm_usage_by_role AS
 SELECT role, model, status, count(*) AS tries, sum(input_tokens) AS input_tokens,
        sum(output_tokens) AS output_tokens, sum(cost_usd) AS cost_usd, avg(latency_s) AS mean_latency_s
+FROM llm_calls GROUP BY ALL;
+
+-- LLM calls per role and model (`cuagym report llm`): answered calls, tries that failed, the local
+-- response cache's hits, input tokens with the share the provider's prompt cache served, output
+-- tokens, cost and latency percentiles over the answered calls (cache hits take no time: left out).
+CREATE OR REPLACE VIEW llm_by_role AS
+SELECT role, model,
+       count(*) FILTER (WHERE status IN ('ok', 'cached')) AS calls,
+       count(*) FILTER (WHERE status IN ('retry', 'error')) AS failed_tries,
+       count(*) FILTER (WHERE status = 'cached') AS response_cache_hits,
+       coalesce(sum(input_tokens), 0) AS input_tokens,
+       coalesce(sum(cached_input_tokens), 0) AS cached_input_tokens,
+       coalesce(sum(input_tokens) - sum(cached_input_tokens), 0) AS uncached_input_tokens,
+       sum(cached_input_tokens) / nullif(sum(input_tokens), 0) AS prompt_cache_share,
+       coalesce(sum(output_tokens), 0) AS output_tokens,
+       sum(cost_usd) AS cost_usd,
+       quantile_cont(latency_s, 0.5) FILTER (WHERE status = 'ok') AS latency_p50_s,
+       quantile_cont(latency_s, 0.95) FILTER (WHERE status = 'ok') AS latency_p95_s
 FROM llm_calls GROUP BY ALL;
 
 -- Coverage of each run's batch against the quotas it was sampled under (run_quotas holds the

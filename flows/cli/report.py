@@ -232,6 +232,62 @@ def _gspo_iterations(steps: list[dict]) -> Table:
     return table
 
 
+@report.command("llm")
+@click.option("--role", default=None, help="Only this role (generator, discriminator, critic, agent, ...).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@warehouse_option
+@handle_errors
+def llm(role: str | None, fmt: str, warehouse: Path | None) -> None:
+    """LLM calls per role and model: calls, failed tries, local response-cache hits, input tokens and
+    how many of them the provider's prompt cache served, output tokens, cost, latency p50/p95.
+
+    Example:
+
+        cuagym report llm --role discriminator
+    """
+    from infra.settings import get_settings
+    from warehouse.reports import llm_report
+
+    result = llm_report(warehouse or get_settings().warehouse_path, role)
+    rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+    if fmt == "json":
+        click.echo(json.dumps(rows, default=str, indent=2))
+        return
+    if not rows:
+        console.print("no LLM calls in the warehouse yet (run `cuagym synth --backend llm`)")
+        return
+    table = Table(title="LLM calls by role", box=box.SIMPLE_HEAVY)
+    columns = {
+        "role": "role", "model": "model", "calls": "calls", "failed_tries": "failed",
+        "response_cache_hits": "resp. cache", "input_tokens": "input tok",
+        "prompt_cache_share": "prompt-cached", "output_tokens": "output tok", "cost_usd": "cost $",
+        "latency_p50_s": "p50 s", "latency_p95_s": "p95 s",
+    }  # fmt: skip
+    for key, title in columns.items():
+        table.add_column(title, justify="left" if key in ("role", "model") else "right")
+    for row in rows:
+        table.add_row(*[_cell(key, row[key]) for key in columns])
+    Console().print(table)
+    total_in = sum(r["input_tokens"] for r in rows)
+    uncached = sum(r["uncached_input_tokens"] for r in rows)
+    console.print(
+        f"{sum(r['calls'] for r in rows)} call(s); {total_in:,} input tokens, {uncached:,} of them not "
+        f"served by a prompt cache; {sum(r['output_tokens'] for r in rows):,} output tokens"
+    )
+
+
+def _cell(key: str, value) -> str:
+    if value is None:
+        return "-"
+    if key == "prompt_cache_share":
+        return f"{value:.0%}"
+    if key in ("latency_p50_s", "latency_p95_s"):
+        return f"{value:.2f}"
+    if key == "cost_usd":
+        return f"{value:.4f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
 @report.command("training")
 @click.option("--run", "run_id", default=None, help="Training run id (default: the newest run).")
 @click.option(

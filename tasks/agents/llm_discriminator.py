@@ -32,7 +32,7 @@ from tasks.agents.llm_loop import (
 )
 from tasks.agents.state_workspace import StateWorkspace
 from tasks.grading import parse_grade
-from tasks.prompts import render_prompt
+from tasks.prompts import render_messages
 
 ENVS = ["initial", "golden"]
 _PR_SET_DUMPABLE = 4
@@ -186,7 +186,7 @@ class LLMDiscriminator:
             ),
             parse_discriminator_text,
         )
-        prompt = render_prompt(
+        opening = render_messages(
             "discriminator",
             task=request.task,
             skill=request.skill,
@@ -207,7 +207,7 @@ class LLMDiscriminator:
             max_steps=self.max_steps,
             tags={"task_id": request.task.id, "round": request.round},
         )
-        return loop.run([{"role": "user", "content": prompt}])
+        return loop.run(opening)
 
     def close(self) -> None:
         pass

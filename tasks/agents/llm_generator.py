@@ -27,7 +27,7 @@ from tasks.agents.llm_loop import (
     params_schema,
 )
 from tasks.models import TaskSpec
-from tasks.prompts import render_prompt
+from tasks.prompts import render_messages
 from tasks.skills import Skill
 
 MAX_SCRIPT_CHARS = 100_000
@@ -197,7 +197,7 @@ class LLMGenerator:
                 _validate_submission,
                 parse_generator_text,
             )
-            prompt = render_prompt(
+            opening = render_messages(
                 "generator",
                 task=spec,
                 skill=skill.text,
@@ -213,6 +213,6 @@ class LLMGenerator:
                 max_steps=self.max_steps,
                 tags={"task_id": spec.id, "round": round_no},
             )
-            return loop.run([{"role": "user", "content": prompt}])
+            return loop.run(opening)
         finally:
             scratch.close()

@@ -60,6 +60,42 @@ def _count_tokens(messages: list[dict], text: str | None = None) -> int:
     return litellm.token_counter(model="gpt-4o", messages=messages)
 
 
+# OpenAI's automatic prompt caching: a prompt's longest prefix seen before in a request to the same
+# model is served from cache, counted in steps of 128 tokens once it reaches 1,024
+# (usage.prompt_tokens_details.cached_tokens); vLLM's and SGLang's prefix caches behave alike.
+CACHE_MIN_TOKENS, CACHE_STEP = 1024, 128
+
+
+def _prompt_tokens(body: dict) -> list[int]:
+    """The request's messages as one token sequence (the tools are left out, as `prompt_tokens` is)."""
+    parts = []
+    for m in body.get("messages", []):
+        content = m.get("content") or ""
+        text = content if isinstance(content, str) else json.dumps(content)  # parts: text and images
+        parts += [m.get("role", ""), text, json.dumps(m.get("tool_calls") or [])]
+    return litellm.encode(model="gpt-4o", text="\x1e".join(parts))
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def opening_text(request: dict) -> str:
+    """A request's opening messages (a system prompt, then the first user message) as one text."""
+    opening = []
+    for message in request["messages"]:
+        content = message.get("content") or ""
+        opening.append(content if isinstance(content, str) else json.dumps(content))
+        if message["role"] == "user":
+            break
+    return "\n\n".join(opening)
+
+
 def tool(name: str, **args: Any) -> tuple[str, Any]:
     return (name, args)
 
@@ -70,6 +106,7 @@ class FakeOpenAI:
     def __init__(self) -> None:
         self.queues: dict[str, deque] = defaultdict(deque)
         self.requests: list[dict] = []
+        self._seen: dict[str, list[list[int]]] = defaultdict(list)  # model -> earlier prompts' tokens
         self._lock = threading.Lock()
         self._closing = threading.Event()
         fake = self
@@ -129,6 +166,18 @@ class FakeOpenAI:
             )
         self._send(handler, 200, self._completion(model, body, item))
 
+    def clear_prompt_cache(self) -> None:
+        """Forget every prompt seen: the next request of each model is a cold one."""
+        with self._lock:
+            self._seen.clear()
+
+    def _cached_tokens(self, model: str, body: dict) -> int:
+        tokens = _prompt_tokens(body)
+        with self._lock:
+            seen = max((_common_prefix(tokens, earlier) for earlier in self._seen[model]), default=0)
+            self._seen[model].append(tokens)
+        return seen // CACHE_STEP * CACHE_STEP if seen >= CACHE_MIN_TOKENS else 0
+
     def _completion(self, model: str, body: dict, reply: Reply) -> dict:
         message: dict[str, Any] = {"role": "assistant", "content": reply.content}
         calls = []
@@ -144,6 +193,7 @@ class FakeOpenAI:
         if calls:
             message["tool_calls"] = calls
         prompt = _count_tokens(body.get("messages", []))
+        cached = self._cached_tokens(model, body)
         completion = _count_tokens(
             [], text=(reply.content or "") + "".join(c["function"]["arguments"] for c in calls)
         )
@@ -163,6 +213,7 @@ class FakeOpenAI:
                 "prompt_tokens": prompt,
                 "completion_tokens": completion,
                 "total_tokens": prompt + completion,
+                "prompt_tokens_details": {"cached_tokens": min(cached, prompt)},
             },
         }
 

@@ -12,7 +12,7 @@ from warehouse.query import run_query
 
 from ..conftest import SKILLS
 from .conftest import DISC, GEN, HALF_REWARD, PATCH, REWARD, SETUP, SPEC, make_context, role_config
-from .fake_openai import Hang, Reply, Status, tool
+from .fake_openai import Hang, Reply, Status, opening_text, tool
 
 GOOD_GEN = Reply(tool_calls=[tool("submit", initial_setup_py=SETUP, golden_patch_py=PATCH)])
 GOOD_DISC = Reply(tool_calls=[tool("submit", reward_py=REWARD)])
@@ -37,7 +37,8 @@ def _tries(warehouse, role: str) -> list[tuple]:
 
 
 def _prompt(server, model: str, index: int) -> str:
-    return server.requests_for(model)[index]["messages"][0]["content"]
+    """The opening the role's model was sent: its system prompt and the task's user message."""
+    return opening_text(server.requests_for(model)[index])
 
 
 def _run(server, provider, llm_discriminator, warehouse, tmp_path, **kw):

@@ -26,9 +26,18 @@ CUAGYM = str(Path(sys.executable).with_name("cuagym"))
 KEEP = '```json\n{"decision": "keep", "reason": "sound", "criteria": {"consistency": {"ok": true, "note": ""}}}\n```'
 
 
-def test_full_tuple_is_verified_through_tool_calls(
-    server, provider, llm_discriminator, warehouse, tmp_path, capsys
-):
+NEXT_SPEC = SPEC.model_copy(
+    update={
+        "id": "llm.files.append_item-test000002",
+        "instruction": "Please put 'call mom' at the end of the to-do list in Documents/todo.txt; leave "
+        "the items already there as they are.",
+    }
+)
+
+
+def script_tuple(server) -> None:
+    """One accepted tuple's replies: the Generator tries its setup and looks, the Discriminator looks,
+    tests its reward and submits, three critics keep it."""
     server.script(
         GEN,
         Reply(tool_calls=[tool("run_python", code=SETUP)]),  # tries its setup in its scratch guest
@@ -47,6 +56,13 @@ def test_full_tuple_is_verified_through_tool_calls(
         Reply(tool_calls=[tool("submit", reward_py=REWARD, notes="two components")]),
     )
     server.script(CRITIC, *[Reply(content=KEEP)] * 3)
+
+
+def test_full_tuple_is_verified_through_tool_calls(
+    server, provider, llm_discriminator, warehouse, tmp_path, capsys
+):
+    server.clear_prompt_cache()  # the first tuple of its app is measured cold
+    script_tuple(server)
     critic = TupleCritic(LLMClient(role_config(server, "critic", CRITIC)), 3)
     ctx = make_context(server, provider, llm_discriminator, warehouse, tmp_path, critic=critic)
     critic.client.sink = ctx.deps.generator.client.sink
@@ -89,16 +105,32 @@ def test_full_tuple_is_verified_through_tool_calls(
     assert run_query(warehouse.path, "SELECT DISTINCT attempt, run_id FROM llm_calls").rows == [
         (1, "run-test")
     ]
-    usage = warehouse.tuple_llm_usage(SPEC.id)
-    assert usage["input_tokens"] > 5_000 and usage["output_tokens"] > 500  # real prompts, real token counts
+    cold = warehouse.tuple_llm_usage(SPEC.id)
+    assert cold["input_tokens"] > 5_000 and cold["output_tokens"] > 500  # real prompts, real token counts
+    # the critics' votes share everything up to their number, and each agent step its conversation so far
+    assert cold["cached_input_tokens"] > 3_000
+
+    # The next tuple of the app: the roles' system prompts (SKILL.md, rules, the reward helper) are
+    # served from the server's prefix cache; only what is new to this task is read afresh.
+    script_tuple(server)
+    outcome = synthesize_tuple(NEXT_SPEC, ctx)
+    assert outcome.status is TupleStatus.EXPORTED and outcome.rounds == 1 and server.pending() == 0
+    warm = warehouse.tuple_llm_usage(NEXT_SPEC.id)
+    assert warm["calls"] == cold["calls"] and abs(warm["input_tokens"] - cold["input_tokens"]) < 500
+    uncached = {
+        name: u["input_tokens"] - u["cached_input_tokens"] for name, u in (("cold", cold), ("warm", warm))
+    }
+    assert uncached["warm"] <= 8_000 < warm["input_tokens"]
+    warehouse.refresh_snapshot(force=True)
     per_role = run_query(
         warehouse.path,
-        "SELECT role, sum(input_tokens), sum(output_tokens) FROM llm_calls GROUP BY 1 ORDER BY 1",
+        "SELECT role, input_tokens, cached_input_tokens, output_tokens FROM llm_by_role ORDER BY 1",
     ).rows
-    with capsys.disabled():  # the measured cost of one accepted tuple (README quotes it)
+    with capsys.disabled():  # the measured cost of an accepted tuple (docs/llm.md quotes it)
         print(
-            f"\n[tokens per tuple] input={usage['input_tokens']} output={usage['output_tokens']} "
-            f"calls={usage['calls']} per role: {per_role}"
+            f"\n[tokens per tuple] first of its app: input={cold['input_tokens']} "
+            f"not cached={uncached['cold']}; next: input={warm['input_tokens']} not cached={uncached['warm']}; "
+            f"output={warm['output_tokens']} calls={warm['calls']}; both, per role: {per_role}"
         )
 
 
@@ -170,6 +202,22 @@ def test_cli_synth_with_the_llm_backend_end_to_end(server, tmp_path, guest_pytho
         [CUAGYM, "report", "rejections"], env=env, capture_output=True, text=True, timeout=60
     )
     assert report.returncode == 0, report.stderr
+    by_role = subprocess.run(
+        [CUAGYM, "report", "llm", "--format", "json"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert by_role.returncode == 0, by_role.stderr
+    roles = {r["role"]: r for r in json.loads(by_role.stdout)}
+    assert sorted(roles) == ["critic", "discriminator", "generator", "task_writer"]
+    calls = {role: r["calls"] for role, r in roles.items()}
+    assert calls == {"critic": 1, "discriminator": 2, "generator": 1, "task_writer": 1}
+    assert all(r["input_tokens"] > r["output_tokens"] > 0 and r["latency_p95_s"] >= r["latency_p50_s"] > 0
+               for r in roles.values())  # fmt: skip
+    # one model for every role: the Discriminator's second call reuses its first call's prefix
+    assert roles["discriminator"]["cached_input_tokens"] >= 1024
+    table = subprocess.run(
+        [CUAGYM, "report", "llm"], env={**env, "COLUMNS": "200"}, capture_output=True, text=True, timeout=60
+    )
+    assert table.returncode == 0 and "LLM calls by role" in table.stdout, table.stderr
 
 
 def test_discriminator_worker_gets_the_key_but_its_snippets_cannot_read_it(

@@ -27,7 +27,7 @@ from warehouse.store import Warehouse
 
 from ..conftest import SKILLS
 from .conftest import SPEC, role_config
-from .fake_openai import FakeOpenAI, Reply, Status, tool
+from .fake_openai import FakeOpenAI, Reply, Status, opening_text, tool
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +83,7 @@ def test_critics_strict_majority_is_stored_per_vote(server, tmp_path, replies, d
     assert [v["decision"] for v in votes] == [("error" if r == "garbage" else r) for r in replies]
     assert {v["aggregate"] for v in votes} == {decision}
     assert votes[0]["criteria"]["hack_risk"]["ok"] is False
-    prompts = [r["messages"][0]["content"] for r in server.requests_for(model)]
+    prompts = [opening_text(r) for r in server.requests_for(model)]
     assert all(
         "c=3" in p and "# REVIEW" in p and "reward_tracking" in p for p in prompts
     )  # critics see it all
