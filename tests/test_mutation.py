@@ -708,6 +708,73 @@ def test_presentation_units_slides_shapes_runs_and_notes(tmp_path, guest_python)
     assert any(any("(edited)" in t for s in found[m["id"]] for t in s["texts"]) for m in edits)
 
 
+MOVES_SETUP = """
+from pptx import Presentation
+from pathlib import Path
+
+path = Path("/home/user/Desktop/deck.pptx")
+path.parent.mkdir(parents=True, exist_ok=True)
+prs = Presentation()
+for title in ["Deck", "Agenda", "Go-live", "Q&A", "Why", "Plan", "Training"]:
+    prs.slides.add_slide(prs.slide_layouts[5]).shapes.title.text = title
+prs.save(path)
+# --
+"""
+MOVES_PATCH = """
+prs = Presentation(path)
+ids = prs.slides._sldIdLst
+entries = {s.shapes.title.text: e for s, e in zip(prs.slides, list(ids))}
+for title in ["Deck", "Agenda", "Why", "Plan", "Training", "Go-live", "Q&A"]:
+    ids.remove(entries[title])
+    ids.append(entries[title])
+prs.save(path)
+"""
+
+
+def test_each_reverted_move_leaves_a_slide_away_from_its_golden_place(tmp_path, guest_python):
+    """Two slides moved, each next to the other (impress.reorder_slides at seed 13): undoing one next
+    to its initial neighbour, the other moved slide, would leave it where it is, a mutant equal to
+    the golden deck. Each is put back next to the nearest slide that kept its place."""
+    initial, golden = pair(tmp_path, guest_python, MOVES_SETUP, MOVES_PATCH)
+    plan, home = mutate(tmp_path, guest_python, initial, golden)
+    titles = "from pptx import Presentation\nreturn [s.shapes.title.text for s in Presentation(path).slides]"
+    found = inspect(guest_python, home, DECK, titles)
+    gold = ["Deck", "Agenda", "Why", "Plan", "Training", "Go-live", "Q&A"]
+    moved = [m["id"] for m in plan["mutants"] if m["unit_kind"] == "pptx.slide.moved"]
+    assert len(moved) >= 2 and all(found[m] != gold for m in moved)
+    assert found[by_what(plan, "drop", "pptx.slide.moved", "Q&A")] == [
+        "Deck", "Agenda", "Q&A", "Why", "Plan", "Training", "Go-live",
+    ]  # fmt: skip
+
+
+STAND_IN_SETUP = """
+from pathlib import Path
+
+folder = Path("/home/user/Documents")
+folder.mkdir(parents=True, exist_ok=True)
+for n in range(3):
+    (folder / f"draft_{n}.docx").write_bytes(b"PK\\x03\\x04" + bytes(range(200)) * (n + 1))
+# --
+"""
+STAND_IN_PATCH = """
+for n in range(3):
+    (folder / f"draft_{n}.docx").rename(folder / f"chapter_{n}.docx")
+"""
+
+
+def test_a_stand_in_document_that_is_not_a_zip_is_opaque_bytes(tmp_path, guest_python):
+    """The files families give stand-in .docx files real magic bytes only: renamed, they are file-level
+    changes, and no document corruption is planned for them (it could not be built: a skipped
+    mutant on every such file, which failed files.batch_rename on unseen seeds)."""
+    initial, golden = pair(tmp_path, guest_python, STAND_IN_SETUP, STAND_IN_PATCH)
+    plan, _ = mutate(tmp_path, guest_python, initial, golden)  # asserts nothing was skipped
+    assert {u["kind"] for u in plan["units"]} == {"file.moved"}
+    office = [
+        m for m in plan["mutants"] if m["unit_kind"].startswith("docx") or "wrong_format" in m["unit_kind"]
+    ]
+    assert not office and plan["mutants"]
+
+
 def test_metadata_only_changes_are_incidental(tmp_path, guest_python):
     setup = """
         import docx

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import zipfile
 from pathlib import Path
 
 from mutator import jsonc
@@ -25,6 +26,16 @@ for name in ("sheets", "docs", "decks"):  # office kinds, when their handler mod
     except ImportError:
         continue
     HANDLERS.update({suffix: module for suffix in module.SUFFIXES})
+
+
+OFFICE_SUFFIXES = (".xlsx", ".docx", ".pptx")
+
+
+def _holds_its_kind(rel: str, path: Path) -> bool:
+    """Whether `path` is what its suffix says as far as its kind's corruptions need (an office file
+    is a zip). One that is not — the files families give stand-in documents real magic bytes and
+    nothing more — is opaque bytes to its task: its kind's corruptions do not apply to it."""
+    return not rel.lower().endswith(OFFICE_SUFFIXES) or zipfile.is_zipfile(path)
 
 
 def _handler(rel: str):
@@ -49,7 +60,7 @@ def plan(homes: Homes, seed: str, max_partial: int, max_corruptions: int, other_
     for rel in sorted({u.path for u in units}):
         module = _handler(rel)
         golden = homes.golden / rel
-        if module is None or not golden.is_file() or golden.is_symlink():
+        if module is None or not golden.is_file() or golden.is_symlink() or not _holds_its_kind(rel, golden):
             continue
         initial = homes.initial / rel
         try:

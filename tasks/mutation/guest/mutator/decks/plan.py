@@ -127,15 +127,18 @@ class _Plan(OfficePlan):
                 lambda dst, src, i=i: remove_slide(dst, i),
             )
         matched_i = sorted(g_of)
-        for i in moved_items(matched_i, [self.pairs[j] for j in sorted(self.pairs)]):
+        # A move is undone (or made) next to the nearest slide that kept its place: next to a slide
+        # that moved too, it can land where it already is, and the mutant is the golden deck.
+        moved = moved_items(matched_i, [self.pairs[j] for j in sorted(self.pairs)])
+        for i in moved:
             j = g_of[i]
 
             def revert(dst, src, i=i, j=j):
-                after = preceding(matched_i, i, lambda x: True)
+                after = preceding(matched_i, i, lambda x: x not in moved)
                 move_slide(dst, j, g_of[after] if after is not None else None)
 
             def apply(dst, src, i=i, j=j):
-                after = preceding(sorted(self.pairs), j, lambda x: True)
+                after = preceding(sorted(self.pairs), j, lambda x: self.pairs[x] not in moved)
                 move_slide(dst, i, self.pairs[after] if after is not None else None)
 
             self.unit(

@@ -160,16 +160,19 @@ class _Plan(CellUnits, ChartUnits, OfficePlan):
                     )
                 )
         matched_i = [s for s in self.i.sheets if self.g_name(s)]
-        for i_sheet in moved_items(matched_i, [self.pairs[g] for g in self.g.sheets if self.pairs[g]]):
+        # next to the nearest sheet that kept its place (next to one that moved too, a move can be undone
+        # into where it already is: a mutant identical to the golden workbook)
+        moved = moved_items(matched_i, [self.pairs[g] for g in self.g.sheets if self.pairs[g]])
+        for i_sheet in moved:
             g_sheet = self.g_name(i_sheet)
 
             def revert(dst, src, g=g_sheet, i=i_sheet):
-                after = preceding(matched_i, i, lambda x: True)
+                after = preceding(matched_i, i, lambda x: x not in moved)
                 move_sheet(dst, g, self.g_name(after) if after else None)
 
             def apply(dst, src, g=g_sheet, i=i_sheet):
                 matched_g = [x for x in self.g.sheets if self.pairs[x]]
-                after = preceding(matched_g, g, lambda x: True)
+                after = preceding(matched_g, g, lambda x: self.pairs[x] not in moved)
                 move_sheet(dst, i, self.pairs[after] if after else None)
 
             self.add(
