@@ -1,5 +1,5 @@
 """Reward fidelity on seeds beyond 0-2: the (family, seed) pairs where a sweep of seeds 0-19 through
-the mutation stage found a surviving mutant. Each pair's instance is graded by the mutation stage and
+the mutation stage found a surviving mutant or a stage that could not test the reward. Each pair's instance is graded by the mutation stage and
 must leave no survivor (issue 24, item 2). The nightly run seeds by date, so a weakness that shows on
 one drawn instance only is still a reward that pays for a wrong state."""
 
@@ -19,6 +19,12 @@ WEAK_SEEDS = [
     ("calc.folder_inventory", 9),
     # the first untouched label is one no message carries (the hub accepts its deletion): it scored 1.0
     ("mail.archive_newsletters", 3),
+    # the two moved slides are neighbours: undoing the closing slide's move left it last (a mutant
+    # equal to golden, counted as a survivor) until a move is undone next to a slide that kept its place
+    ("impress.reorder_slides", 13),
+    # three renamed stand-in .docx files (not zips): their document corruptions could not be built,
+    # 27 % of the mutants skipped, until such a file is treated as opaque bytes
+    ("files.batch_rename", 11),
 ]
 
 
