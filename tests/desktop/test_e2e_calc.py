@@ -12,6 +12,8 @@ import openpyxl
 import pytest
 
 from infra.envs.desktop.actions import KeyPress, TypeText
+from skills.calc.families._gui import go_to
+from tasks.rollout.scripted import TeacherScreen
 
 from .conftest import export_bundle, save_screenshot
 
@@ -46,14 +48,12 @@ def test_calc_edit_saved_by_the_real_app_is_scored_by_reward_py(desktop, familie
 
     params = json.loads((bundle / "task.json").read_text())["params"]
     zeros = "0" * params["width"]
-    # What an agent would do: go to B2, type one TEXT formula per row, save with ctrl+s.
-    desktop.gui_input(KeyPress(keys=["ctrl", "home"]))
-    # A just-opened document under a loaded machine (make test runs two workers) can drop the next
-    # arrow key while the grid takes focus; a second ctrl+home after a pause lands on A1 either way.
-    time.sleep(1.0)
-    desktop.gui_input(KeyPress(keys=["ctrl", "home"]))
-    desktop.gui_input(KeyPress(keys=["right"]))
-    desktop.gui_input(KeyPress(keys=["down"]))
+    # What an agent would do: go to B2, type one TEXT formula per row, save with ctrl+s. A just-opened
+    # document under a loaded machine (make test runs two workers) can drop an arrow key while the grid
+    # takes focus, so the keys are checked against the Name Box as the Calc teachers do (_gui.go_to).
+    for keys in go_to(TeacherScreen(desktop), 2, 2):
+        for action in keys:
+            desktop.gui_input(KeyPress(keys=action["keys"]))
     for row in range(2, len(params["ids"]) + 2):
         desktop.gui_input(TypeText(text=f'=TEXT(A{row};"{zeros}")'))
         desktop.gui_input(KeyPress(keys=["enter"]))
