@@ -16,8 +16,12 @@ widths, a 16-block vision tower; the tokenizer of training/tiny.py, trained on l
 and prints seconds and tokens/s per phase as a table, plus the first update's importance ratio and
 the probe's log-prob gap (how far vLLM's bf16 sampling log-probs are from the trainer's).
 
+Without vLLM (it cannot be installed offline) step 3 samples the episodes with the trainer's own
+policy (LocalPolicy: `generate` on the GPU, one episode at a time) and runs the update twice from
+the same weights: a forward pass per slice, and a pass per reply as before; the script then exits 2.
+
 Run: `python bench/gpu_training.py [--episodes 16] [--turns 2] [--max-tokens 256]`; exits 2 at once
-without CUDA, and after the SFT table without vLLM (it cannot be installed offline).
+without CUDA. Figures of a run: docs/training.md.
 """
 
 # ruff: noqa: E402  (the imports below must come after the sys.path fix)
@@ -57,6 +61,7 @@ from transformers import (
 from bench.training import screenshot, write_trajectories  # the CPU bench's synthetic episodes
 from training.config import load_config
 from training.gspo import GSPOUpdate, Rollout
+from training.local_policy import LocalPolicy
 from training.sft import encode_samples, load_policy, sft_trainer
 from training.tiny import CHAT_TEMPLATE, SPECIAL_TOKENS, tiny_tokenizer
 from training.vllm_policy import VLLMEngine
@@ -212,6 +217,46 @@ def run_gspo_step(work: Path, sft: Path, args, rows: list) -> None:
         process.wait(timeout=60)
 
 
+def run_gspo_local(work: Path, sft: Path, args, rows: list) -> None:
+    """Without vLLM: the episodes sampled by the trainer's own policy (LocalPolicy, `generate` on the
+    GPU, one episode at a time), then one GSPOUpdate.update a pass per slice and one a pass per reply
+    (as it ran before), from the same weights."""
+    config = load_config(None, {"model": str(sft), "tuples": ["synthetic"], "family": FAMILY, "group_size": 2,
+                                "tasks_per_iteration": args.episodes // 2, "minibatches": 1, "learning_rate": 1e-6,
+                                "max_tokens": args.max_tokens, "temperature": 0.7, "bf16": True,
+                                "output_dir": str(work / "gspo")}, kind="gspo")  # fmt: skip
+    model, processor = load_policy(str(sft))
+    model.to("cuda").eval()
+    started = time.perf_counter()
+    rollouts = []
+    for k in range(args.episodes):
+        policy = LocalPolicy(
+            model, processor, FAMILY, temperature=config.temperature, max_tokens=config.max_tokens
+        )
+        policy.start(types.SimpleNamespace(id=f"t{k // 2}", instruction="Fill column B."), SCREEN, None)
+        for step in range(args.turns):
+            policy.step(
+                types.SimpleNamespace(step=step, screenshot_png=screenshot(k + step), last_results=[])
+            )
+        policy.close()
+        rollouts.append(Rollout(f"t{k // 2}", k % 2, float(k % 2 == 0), list(policy.turns)))
+    torch.cuda.synchronize()
+    completion = sum(len(t.completion_ids) for r in rollouts for t in r.turns)
+    rows.append(("generate rollouts (completion tokens)", time.perf_counter() - started, completion,
+                 f"{args.episodes} episodes x {args.turns} turns, one at a time"))  # fmt: skip
+    groups = [rollouts[i : i + 2] for i in range(0, len(rollouts), 2)]
+    weights = {name: value.detach().clone() for name, value in model.state_dict().items()}
+    for shared, label in ((True, "a pass per slice"), (False, "a pass per reply")):
+        model.load_state_dict(weights)
+        updater = GSPOUpdate(config, model, processor, shared_context=shared)
+        torch.cuda.synchronize()
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            stats = updater.update(groups, iteration=1)
+        torch.cuda.synchronize()
+        rows.append((f"gspo update, {label}", stats.seconds, stats.tokens,
+                     f"{updater.forwards} forwards, ratio {stats.ratio_mean:.4f}"))  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -234,7 +279,9 @@ def main() -> int:
     params = build_checkpoint(work / "init")
     sft = run_sft(work, work / "init", args.sft_trajectories, rows)
     missing = shutil.which("vllm") is None or importlib.util.find_spec("vllm") is None
-    if not missing:
+    if missing:
+        run_gspo_local(work, sft, args, rows)
+    else:
         run_gspo_step(work, sft, args, rows)
     table = Table(
         title=f"training on {torch.cuda.get_device_name()}: Qwen2-VL {params / 1e9:.2f}B, random init"
@@ -247,7 +294,8 @@ def main() -> int:
     console.print(table)
     if missing:
         console.print(
-            "[red]vllm is not installed here: the GSPO half (vLLM rollouts, weight sync) did not run[/red]"
+            "[red]vllm is not installed here: GSPO ran on rollouts the trainer's own policy sampled; "
+            "the vLLM half (its rollouts, the weight sync) did not run[/red]"
         )
         return 2
     return 0
