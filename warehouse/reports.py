@@ -59,3 +59,8 @@ def contaminated_tuples(warehouse_path: Path, app: str | None = None) -> QueryRe
 def llm_report(warehouse_path: Path, role: str | None = None) -> QueryResult:
     """Calls, tokens (prompt-cache hits apart), cost and latency p50/p95 per role and model."""
     return run_report(warehouse_path, "report_llm", {"role": role})
+
+
+def llm_run_report(warehouse_path: Path, run_id: str) -> QueryResult:
+    """The columns of llm_report over one run's calls."""
+    return run_report(warehouse_path, "report_llm_run", {"run": run_id})

@@ -33,7 +33,8 @@ FROM llm_calls GROUP BY ALL;
 -- LLM calls per role and model (`cuagym report llm`): answered calls, tries that failed, the local
 -- response cache's hits, input tokens with the share the provider's prompt cache served, output
 -- tokens, cost and latency percentiles over the answered calls (cache hits take no time: left out).
-CREATE OR REPLACE VIEW llm_by_role AS
+-- llm_usage(run) is the same over one run's calls (NULL: every run).
+CREATE OR REPLACE MACRO llm_usage(run) AS TABLE
 SELECT role, model,
        count(*) FILTER (WHERE status IN ('ok', 'cached')) AS calls,
        count(*) FILTER (WHERE status IN ('retry', 'error')) AS failed_tries,
@@ -46,7 +47,9 @@ SELECT role, model,
        sum(cost_usd) AS cost_usd,
        quantile_cont(latency_s, 0.5) FILTER (WHERE status = 'ok') AS latency_p50_s,
        quantile_cont(latency_s, 0.95) FILTER (WHERE status = 'ok') AS latency_p95_s
-FROM llm_calls GROUP BY ALL;
+FROM llm_calls WHERE run IS NULL OR run_id = run GROUP BY ALL;
+
+CREATE OR REPLACE VIEW llm_by_role AS SELECT * FROM llm_usage(NULL);
 
 -- Coverage of each run's batch against the quotas it was sampled under (run_quotas holds the
 -- asked and the effective value after the feasibility check). One row per (run, dimension, value).

@@ -256,15 +256,20 @@ def llm(role: str | None, fmt: str, warehouse: Path | None) -> None:
     if not rows:
         console.print("no LLM calls in the warehouse yet (run `cuagym synth --backend llm`)")
         return
-    table = Table(title="LLM calls by role", box=box.SIMPLE_HEAVY)
+    print_llm_calls(rows, "LLM calls by role")
+
+
+def print_llm_calls(rows: list[dict], title: str) -> None:
+    """The per-role table of `cuagym report llm` (rows of view llm_by_role's columns) and its totals."""
+    table = Table(title=title, box=box.SIMPLE_HEAVY)
     columns = {
         "role": "role", "model": "model", "calls": "calls", "failed_tries": "failed",
         "response_cache_hits": "resp. cache", "input_tokens": "input tok",
         "prompt_cache_share": "prompt-cached", "output_tokens": "output tok", "cost_usd": "cost $",
         "latency_p50_s": "p50 s", "latency_p95_s": "p95 s",
     }  # fmt: skip
-    for key, title in columns.items():
-        table.add_column(title, justify="left" if key in ("role", "model") else "right")
+    for key, heading in columns.items():
+        table.add_column(heading, justify="left" if key in ("role", "model") else "right")
     for row in rows:
         table.add_row(*[_cell(key, row[key]) for key in columns])
     Console().print(table)

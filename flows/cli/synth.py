@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from flows.cli.console import console, handle_errors
+from flows.cli.local_llm import local_model_option, print_llm_usage, serving
 from flows.cli.options import (
     decontaminate_option,
     llm_options,
@@ -89,6 +90,7 @@ def quiet_prefect_console(verbose: bool) -> None:
 @mutation_options
 @teacher_options
 @llm_options
+@local_model_option
 @click.pass_context
 @handle_errors
 def synth(
@@ -112,6 +114,7 @@ def synth(
     teacher_limit,
     teacher_model,
     teacher_max_steps,
+    local_model,
     **llm,
 ):
     """Synthesise verified tuples: sample, co-generate, scan, export, then roll out the exported ones
@@ -129,42 +132,47 @@ def synth(
         cuagym synth --backend llm --model hosted_vllm/Qwen3-32B --api-base http://gpu:8000/v1
 
         cuagym synth --count 20 --decontaminate ~/OSWorld --decontaminate webarena.jsonl
+
+        cuagym synth --local-model smollm2-135m --count 3 --apps files --critics 1
     """
     verbose = (ctx.find_root().params.get("verbose") or 0) > 0
     quiet_prefect_console(verbose)
     from flows.synthesis import synthesis_flow
     from tasks.models import SynthParams
 
-    params = SynthParams(
-        count=count,
-        apps=known_apps([a.strip() for a in apps.split(",") if a.strip()]),
-        backend=backend,
-        workers=workers,
-        runner=runner,
-        dask_address=dask_address,
-        seed=seed,
-        max_rounds=max_rounds,
-        out=str(out) if out else None,
-        export=not no_export,
-        verified_budget=verified_budget,
-        max_batches=max_batches,
-        mutants=mutants,
-        corruption_mutants=corruption_mutants,
-        teacher_k=teacher_k,
-        teacher_limit=teacher_limit,
-        teacher_model=teacher_model,
-        teacher_max_steps=teacher_max_steps,
-        decontaminate=[str(p.resolve()) for p in decontaminate],
-        **llm,
-    )
-    from tasks.decontam.stage import check_sets
-    from tasks.publish import check_output
+    with serving(local_model, llm) as llm:
+        params = SynthParams(
+            count=count,
+            apps=known_apps([a.strip() for a in apps.split(",") if a.strip()]),
+            backend="llm" if local_model else backend,
+            workers=workers,
+            runner=runner,
+            dask_address=dask_address,
+            seed=seed,
+            max_rounds=max_rounds,
+            out=str(out) if out else None,
+            export=not no_export,
+            verified_budget=verified_budget,
+            max_batches=max_batches,
+            mutants=mutants,
+            corruption_mutants=corruption_mutants,
+            teacher_k=teacher_k,
+            teacher_limit=teacher_limit,
+            teacher_model=teacher_model,
+            teacher_max_steps=teacher_max_steps,
+            decontaminate=[str(p.resolve()) for p in decontaminate],
+            **llm,
+        )
+        from tasks.decontam.stage import check_sets
+        from tasks.publish import check_output
 
-    check_output(params.out)  # a wrong bucket or key fails now, not after the run
-    check_sets(params.decontaminate)  # a missing or malformed benchmark set too
-    summary = with_progress(lambda: synthesis_flow(params))
-    print_summary(summary)
-    print_published(out)
+        check_output(params.out)  # a wrong bucket or key fails now, not after the run
+        check_sets(params.decontaminate)  # a missing or malformed benchmark set too
+        summary = with_progress(lambda: synthesis_flow(params))
+        print_summary(summary)
+        print_published(out)
+        if local_model:
+            print_llm_usage(summary)
     exit_if_failed(summary)
 
 
