@@ -1,9 +1,10 @@
-"""`--local-model`: every LLM role of a synth or retry run on a real model served here for the run.
+"""`--local-model`: every LLM role of a synth run on a real model served here for the run.
 
 The model is fetched and converted once (infra/local_model.prepare), served on 127.0.0.1 while the
 command runs and stopped when it ends, however it ends (a reaped command's children go with it).
 Its roles default to the model's reply budget and timeout, without retries (a retried timeout only
-waits as long again); CUAGYM_LLM_* variables and --llm-config still win over those defaults.
+waits as long again); CUAGYM_LLM_* variables win over those defaults, and with --llm-config (or
+CUAGYM_LLM_CONFIG) the file's settings apply instead.
 """
 
 from __future__ import annotations
@@ -40,12 +41,11 @@ def serving(name: str | None, llm: dict) -> Iterator[dict]:
     model = local_model(name)
     with console.status(f"preparing {name} (the first time: download and conversion, about a minute)"):
         checkpoint = prepare(name, settings.models_dir)
-    for field, value in (
-        ("MAX_TOKENS", model.max_tokens),
-        ("TIMEOUT_S", model.timeout_s),
-        ("MAX_RETRIES", 0),
-    ):
-        os.environ.setdefault(f"CUAGYM_LLM_{field}", str(value))
+    defaults = {"MAX_TOKENS": model.max_tokens, "TIMEOUT_S": model.timeout_s, "MAX_RETRIES": 0}
+    # set as environment variables, which beat a config file: with one, the file decides
+    if not (llm.get("llm_config") or os.environ.get("CUAGYM_LLM_CONFIG")):
+        for field, value in defaults.items():
+            os.environ.setdefault(f"CUAGYM_LLM_{field}", str(value))
     with ExitStack() as stack:
         with console.status(f"starting the model server for {name}"):
             served = stack.enter_context(

@@ -218,6 +218,17 @@ def test_cli_synth_with_the_llm_backend_end_to_end(server, tmp_path, guest_pytho
         [CUAGYM, "report", "llm"], env={**env, "COLUMNS": "200"}, capture_output=True, text=True, timeout=60
     )
     assert table.returncode == 0 and "LLM calls by role" in table.stdout, table.stderr
+    # one run's calls (the table `synth --local-model` ends with): here the only run, so the same figures
+    from warehouse.reports import llm_run_report
+
+    warehouse = tmp_path / "var" / "warehouse.duckdb"
+    ((run_id,),) = run_query(warehouse, "SELECT DISTINCT run_id FROM llm_calls").rows
+    result = llm_run_report(warehouse, run_id)
+    one_run = {row[0]: dict(zip(result.columns, row, strict=True)) for row in result.rows}
+    assert {role: (r["calls"], r["input_tokens"]) for role, r in one_run.items()} == {
+        role: (r["calls"], r["input_tokens"]) for role, r in roles.items()
+    }
+    assert llm_run_report(warehouse, "no-such-run").rows == []
 
 
 def test_discriminator_worker_gets_the_key_but_its_snippets_cannot_read_it(
