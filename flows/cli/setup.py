@@ -34,10 +34,10 @@ def setup(quiet: bool, local_models: tuple[str, ...]) -> None:
     ensure_guest_python(venv)
     if not (quiet and was_ready):
         console.print(f"guest Python ready at {venv}")
-    from infra.local_model import checkpoint_dir, prepare
+    from infra.local_model import is_prepared, prepare
 
     for name in local_models:
-        was_ready = (checkpoint_dir(name, get_settings().models_dir) / "config.json").is_file()
+        was_ready = is_prepared(name, get_settings().models_dir)
         with console.status(f"preparing {name}: download and conversion, about a minute"):
             checkpoint = prepare(name, get_settings().models_dir)
         if not (quiet and was_ready):

@@ -140,39 +140,40 @@ def synth(
     from flows.synthesis import synthesis_flow
     from tasks.models import SynthParams
 
-    with serving(local_model, llm) as llm:
-        params = SynthParams(
-            count=count,
-            apps=known_apps([a.strip() for a in apps.split(",") if a.strip()]),
-            backend="llm" if local_model else backend,
-            workers=workers,
-            runner=runner,
-            dask_address=dask_address,
-            seed=seed,
-            max_rounds=max_rounds,
-            out=str(out) if out else None,
-            export=not no_export,
-            verified_budget=verified_budget,
-            max_batches=max_batches,
-            mutants=mutants,
-            corruption_mutants=corruption_mutants,
-            teacher_k=teacher_k,
-            teacher_limit=teacher_limit,
-            teacher_model=teacher_model,
-            teacher_max_steps=teacher_max_steps,
-            decontaminate=[str(p.resolve()) for p in decontaminate],
-            **llm,
-        )
-        from tasks.decontam.stage import check_sets
-        from tasks.publish import check_output
+    params = SynthParams(
+        count=count,
+        apps=known_apps([a.strip() for a in apps.split(",") if a.strip()]),
+        backend="llm" if local_model else backend,
+        workers=workers,
+        runner=runner,
+        dask_address=dask_address,
+        seed=seed,
+        max_rounds=max_rounds,
+        out=str(out) if out else None,
+        export=not no_export,
+        verified_budget=verified_budget,
+        max_batches=max_batches,
+        mutants=mutants,
+        corruption_mutants=corruption_mutants,
+        teacher_k=teacher_k,
+        teacher_limit=teacher_limit,
+        teacher_model=teacher_model,
+        teacher_max_steps=teacher_max_steps,
+        decontaminate=[str(p.resolve()) for p in decontaminate],
+        **llm,
+    )
+    from tasks.decontam.stage import check_sets
+    from tasks.publish import check_output
 
-        check_output(params.out)  # a wrong bucket or key fails now, not after the run
-        check_sets(params.decontaminate)  # a missing or malformed benchmark set too
+    check_output(params.out)  # a wrong bucket or key fails now, not after the run
+    check_sets(params.decontaminate)  # a missing or malformed benchmark set too
+    with serving(local_model, llm) as served:  # after the checks: a bad option starts no model server
+        params = params.model_copy(update=served)
         summary = with_progress(lambda: synthesis_flow(params))
-        print_summary(summary)
-        print_published(out)
-        if local_model:
-            print_llm_usage(summary)
+    print_summary(summary)
+    print_published(out)
+    if local_model:
+        print_llm_usage(summary)
     exit_if_failed(summary)
 
 
