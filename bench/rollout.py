@@ -27,6 +27,7 @@ from rich.table import Table
 
 from infra.computer_use.coords import Geometry, Space
 from infra.computer_use.formats import ToolFormat, render_calls
+from infra.contracts.policy import Observation, PolicyStep
 from infra.desktop_venv import ensure_desktop_python
 from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopEnv, DesktopProvider
@@ -36,7 +37,6 @@ from infra.settings import PROJECT_ROOT, get_settings
 from infra.trajectories import TrajectoryWriter
 from skills.kit import load_families
 from tasks.export import write_bundle
-from tasks.rollout.policy import Observation, PolicyStep
 from tasks.rollout.runner import run_episode
 
 STEP = [{"action": "left_click", "coordinate": [700, 500]}, {"action": "key", "keys": ["shift"]}]

@@ -14,15 +14,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from infra.apps import all_apps
-from infra.envs.base import StateView as StateView  # re-exported: part of the vocabulary
 
-# What a family produces is defined by the family kit (skills/kit), which must not import tasks/.
-from skills.kit.vocabulary import Difficulty as Difficulty
-from skills.kit.vocabulary import Domain as Domain
-from skills.kit.vocabulary import Platform as Platform
-from skills.kit.vocabulary import Scenario as Scenario
-from skills.kit.vocabulary import TaskSpec as TaskSpec
-from skills.kit.vocabulary import Wording as Wording
+# The task vocabulary is a shared contract (infra/contracts/task.py); the steps take it from here.
+from infra.contracts.task import Difficulty as Difficulty
+from infra.contracts.task import Domain as Domain
+from infra.contracts.task import Platform as Platform
+from infra.contracts.task import Scenario as Scenario
+from infra.contracts.task import TaskSpec as TaskSpec
+from infra.contracts.task import Wording as Wording
+from infra.envs.base import StateView as StateView  # re-exported: part of the vocabulary
 from tasks.run_reports import FamilyQuality as FamilyQuality  # re-exported: part of the vocabulary
 from tasks.run_reports import QualitySummary as QualitySummary
 from tasks.run_reports import RolloutOutcome as RolloutOutcome

@@ -1,6 +1,7 @@
 """Dependencies point one way (DESIGN.md §1, CONTRIBUTING.md): flows -> training -> tasks ->
-{skills, infra, warehouse}. Training may use the pipeline's vocabulary and its episode loop
-(tasks.models, tasks.rollout) and nothing else of tasks/; tasks never import training; infra,
+{skills, infra, warehouse}. The contracts every layer shares (TaskSpec, the Policy protocol, ...)
+have one low home, infra/contracts; training may use the pipeline's episode loop (tasks.rollout's
+runner, bundles and batch rows) and nothing else of tasks/; tasks never import training; infra,
 warehouse and skills import nothing from tasks, training or flows. Imports inside functions (and
 under `if TYPE_CHECKING:`) count too: a lazy import is still a dependency. No import cycles among the
 project's modules, and flows/ defines no domain classes (only CLI/Prefect/logging glue)."""
@@ -26,7 +27,24 @@ FORBIDDEN = {
     "tasks": {"flows", "training"},
 }
 # package -> modules it may import although FORBIDDEN names a package above them
-ALLOWED = {"training": {"tasks.models", "tasks.rollout"}}
+# (the episode loop, on bundles, and the rows it writes — not the vocabulary: that is infra.contracts)
+ALLOWED = {"training": {"tasks.rollout.runner", "tasks.rollout.bundles", "tasks.rollout.batch"}}
+
+# The shared contracts: each is defined once, in the module named here, and nowhere else.
+CONTRACTS = {
+    "TaskSpec": "infra/contracts/task.py",
+    "Platform": "infra/contracts/task.py",
+    "Domain": "infra/contracts/task.py",
+    "Difficulty": "infra/contracts/task.py",
+    "Scenario": "infra/contracts/task.py",
+    "Wording": "infra/contracts/task.py",
+    "Observation": "infra/contracts/policy.py",
+    "PolicyStep": "infra/contracts/policy.py",
+    "Policy": "infra/contracts/policy.py",
+    "StateView": "infra/envs/base.py",
+    "Trajectory": "infra/trajectories.py",
+    "TrajectoryStep": "infra/trajectories.py",
+}
 
 # What a class in flows/ may derive from: the CLI's, Prefect's and logging's own classes.
 GLUE_MODULES = {"logging", "argparse", "click", "typer", "rich", "prefect"}
@@ -145,16 +163,45 @@ def test_no_import_against_the_dependency_direction(package):
     assert not offences, "\n".join(offences)
 
 
-def test_training_may_use_only_the_vocabulary_and_the_episode_loop_of_tasks(tmp_path):
-    """The exception is exact: tasks.models and tasks.rollout.*, not a module beside them."""
+def test_training_may_use_only_the_episode_loop_of_tasks(tmp_path):
+    """The exception is exact: the runner, episodes on bundles and their rows — not tasks.models
+    (training takes TaskSpec from infra.contracts) and not a module beside them."""
     allowed, other = tmp_path / "allowed.py", tmp_path / "other.py"
-    allowed.write_text("from tasks.models import TaskSpec\nfrom tasks.rollout.runner import run_episode\n")
-    other.write_text("from tasks.export import read_bundle\nimport tasks.rollouts_extra\n")
+    allowed.write_text(
+        "from tasks.rollout.runner import run_episode\nfrom tasks.rollout.bundles import bundle_tasks\n"
+    )
+    other.write_text("from tasks.models import TaskSpec\nimport tasks.rollout.llm_policy\n")
     verdict = {
         path.name: sorted(m for m, _ in imported_modules(path) if not _within(m, ALLOWED["training"]))
         for path in (allowed, other)
     }
-    assert verdict == {"allowed.py": [], "other.py": ["tasks.export", "tasks.rollouts_extra"]}
+    assert verdict == {"allowed.py": [], "other.py": ["tasks.models", "tasks.rollout.llm_policy"]}
+
+
+def class_homes(name: str) -> list[str]:
+    """Every file of the project (tests and bench aside) that defines a top-level class `name`."""
+    homes = []
+    for top in PACKAGES:
+        for path in sorted((PROJECT_ROOT / top).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            if any(isinstance(n, ast.ClassDef) and n.name == name for n in tree.body):
+                homes.append(str(path.relative_to(PROJECT_ROOT)))
+    return homes
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_each_shared_contract_has_one_home(name):
+    assert class_homes(name) == [CONTRACTS[name]]
+
+
+def test_the_contracts_package_names_every_contract():
+    """infra/contracts is where a reader (and training) finds them all, whatever their module."""
+    import infra.contracts
+
+    assert set(CONTRACTS) <= set(infra.contracts.__all__)
+    for name, home in CONTRACTS.items():
+        module = getattr(infra.contracts, name).__module__
+        assert module == home.removesuffix(".py").replace("/", "."), name
 
 
 def test_the_family_kit_needs_no_app():

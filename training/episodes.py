@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from infra.contracts.task import TaskSpec
 from infra.envs.desktop import DesktopProvider
-from tasks.models import TaskSpec
 from tasks.rollout.bundles import bundle_tasks, play_bundle_episode
 from tasks.rollout.runner import Episode
 from training.config import GSPOConfig

@@ -1,6 +1,6 @@
 """A local policy: the model being trained drives the desktop, sampled in-process with `generate`.
 
-`LocalPolicy` implements the rollout `Policy` protocol (tasks/rollout/policy.py: `name`, `model`,
+`LocalPolicy` implements the rollout `Policy` protocol (infra/contracts/policy.py: `name`, `model`,
 `space`, `geometry`, `fmt`, `start`/`step`/`close`; `step` returns a `PolicyStep`), so the episode
 loop (tasks/rollout/runner.py) drives it as it drives the LLM and scripted policies. It builds the
 same conversation as the LLM policy (infra/computer_use/conversation.py: system prompt, first user
@@ -43,8 +43,8 @@ from infra.computer_use.conversation import (
 )
 from infra.computer_use.coords import Geometry
 from infra.computer_use.formats import parse_reply
-from tasks.models import TaskSpec
-from tasks.rollout.policy import Observation, Policy, PolicyStep
+from infra.contracts.policy import Observation, Policy, PolicyStep
+from infra.contracts.task import TaskSpec
 from training.data import trainable_family
 from training.losses import sampled_logps
 from training.shared_context import PromptBuilder

@@ -1,7 +1,7 @@
 """The family kit: everything a task family is written against, and nothing else.
 
-    skills/kit/vocabulary.py   the words a family is described in (Difficulty, Domain, Wording, …) and
-                               what it produces (TaskSpec)
+    skills/kit/vocabulary.py   the personas instructions are told for; the words a family is described
+                               in and the TaskSpec it produces are shared contracts (infra/contracts)
     skills/kit/definition.py   the YAML half of a family, validated (FamilyDefinition)
     skills/kit/family.py       a family = definition + code: instantiate(seed) -> TaskSpec, script(kind)
     skills/kit/render.py       guest functions -> self-contained scripts, with the free-name check

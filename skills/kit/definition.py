@@ -33,9 +33,9 @@ import jinja2
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from infra.contracts.task import Difficulty, Domain, Platform, Scenario, Wording
 from infra.errors import ConfigError
 from skills.kit.text import TEXT_ENV
-from skills.kit.vocabulary import Difficulty, Domain, Platform, Scenario, Wording
 
 _ID = r"^[a-z]+\.[a-z0-9_]+$"
 _NAME = r"^[a-z][a-z0-9_]*$"

@@ -34,10 +34,11 @@ from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Literal
 
+from infra.contracts.task import Domain, TaskSpec, Wording
 from infra.errors import ConfigError
 from skills.kit.definition import CompiledText, FamilyDefinition
 from skills.kit.render import render_script
-from skills.kit.vocabulary import PERSONAS, Domain, TaskSpec, Wording
+from skills.kit.vocabulary import PERSONAS
 
 ScriptKind = Literal["initial_setup", "golden_patch", "reward", "near_miss"]
 SCRIPT_KINDS: tuple[ScriptKind, ...] = ("initial_setup", "golden_patch", "reward", "near_miss")

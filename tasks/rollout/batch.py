@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from infra.contracts.policy import Policy
 from infra.envs.base import EnvRole, StateView
 from infra.envs.desktop import APP_HOUSEKEEPING, DesktopProvider
 from infra.errors import ConfigError, CuagymError, TransientError
@@ -29,7 +30,6 @@ from tasks.agents.base import AgentOutputError
 from tasks.export import read_bundle
 from tasks.judge import JudgeVerdict
 from tasks.models import RolloutOutcome, RolloutParams, TaskSpec
-from tasks.rollout.policy import Policy
 from tasks.rollout.runner import Episode, run_episode
 from tasks.rollout.scripted import ScriptedPolicy
 from warehouse.store import Warehouse

@@ -11,12 +11,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from infra.contracts.policy import Policy
 from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopProvider
 from infra.errors import ConfigError, CuagymError
 from tasks.export import read_bundle
 from tasks.models import TaskSpec
-from tasks.rollout.policy import Policy
 from tasks.rollout.runner import Episode, run_episode
 
 log = logging.getLogger(__name__)

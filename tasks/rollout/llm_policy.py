@@ -82,11 +82,11 @@ from infra.computer_use.formats import (
     parse_reply,
     render_calls,
 )
+from infra.contracts.policy import Observation, PolicyStep
+from infra.contracts.task import TaskSpec
 from infra.errors import ConfigError
 from infra.llm import CallRecord, CallSink, LLMClient, LLMError, LLMReply
 from infra.llm_config import RoleConfig
-from skills.kit.vocabulary import TaskSpec
-from tasks.rollout.policy import Observation, PolicyStep
 
 __all__ = [
     "COLLAPSED",
@@ -143,7 +143,7 @@ class _Read:
 
 
 class LLMPolicy:
-    """A Policy (tasks/rollout/policy.py) backed by any litellm model.
+    """A Policy (infra/contracts/policy.py) backed by any litellm model.
 
     Example:
         policy = LLMPolicy("hosted_vllm/Qwen/Qwen3.5-9B", "qwen3.5", api_base="http://gpu:8000/v1")

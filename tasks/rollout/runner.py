@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from infra.computer_use.executor import Executed, execute_calls
+from infra.contracts.policy import Observation, Policy
+from infra.contracts.task import TaskSpec
 from infra.trajectories import Trajectory, TrajectoryStep, rollout_id
-from skills.kit.vocabulary import TaskSpec
 from tasks.grading import parse_grade
-from tasks.rollout.policy import Observation, Policy
 
 log = logging.getLogger(__name__)
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from infra.computer_use.coords import Geometry, Space
 from infra.computer_use.formats import ToolFormat, render_calls
+from infra.contracts.policy import Observation, PolicyStep
+from infra.contracts.task import TaskSpec
 from infra.errors import ConfigError
 from skills.kit import Family
-from skills.kit.vocabulary import TaskSpec
-from tasks.rollout.policy import Observation, PolicyStep
 
 _CP = "{https://accessibility.ubuntu.example.org/ns/component}"  # infra/desktop_server/a11y.py
 

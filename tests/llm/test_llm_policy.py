@@ -17,11 +17,11 @@ from PIL import Image
 from infra.computer_use.actions import ACTION_NAMES
 from infra.computer_use.coords import Space
 from infra.computer_use.formats import ToolFormat, parse_reply
+from infra.contracts.policy import Observation
 from infra.errors import ConfigError
 from infra.llm import LLMError
 from tasks.models import Difficulty, Domain, Platform, Scenario, TaskSpec
 from tasks.rollout.llm_policy import COLLAPSED, FAMILIES, HISTORY_CUT_CHARS, LLMPolicy, collapsed_count
-from tasks.rollout.policy import Observation
 
 from .fake_openai import Hang, Raw, Reply, Status, tool
 

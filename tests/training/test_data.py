@@ -213,9 +213,9 @@ def normalised(messages: list[dict]) -> list[dict]:
 def test_every_trained_turn_sees_exactly_what_the_llm_policy_sent(tmp_path, fake_llm, family):
     """Drive the real LLM policy through the turns of a trajectory (its replies scripted to be the
     rendered turns) and compare each request it sent with the slice that trains that turn."""
+    from infra.contracts.policy import Observation
     from tasks.models import Difficulty, Domain, Platform, Scenario, TaskSpec
     from tasks.rollout.llm_policy import LLMPolicy
-    from tasks.rollout.policy import Observation
     from tests.llm.fake_openai import Reply
 
     write_dataset(tmp_path, n_steps=32)

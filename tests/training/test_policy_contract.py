@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tasks.rollout.policy import Policy, PolicyStep
+from infra.contracts.policy import Policy, PolicyStep
 from training.local_policy import LocalPolicy
 from training.vllm_policy import VLLMPolicy
 

@@ -1,10 +1,12 @@
 """What drives an episode: a Policy turns what the agent sees into computer_use calls.
 
-Two kinds behind one interface (tasks/rollout/llm_policy.py, tasks/rollout/scripted.py):
+Three kinds behind one interface (tasks/rollout/llm_policy.py, tasks/rollout/scripted.py,
+training/local_policy.py):
 - `llm`: any litellm model; the reply is the model's text (Hermes JSON or Qwen3.5 XML tool calls, or
   OpenAI tool calls), parsed by infra/computer_use/formats.py;
 - `scripted`: a family's GUI teacher, `demonstrate(P, screen)` beside its guest code, which emits the
-  calls a careful person would make in the real app.
+  calls a careful person would make in the real app;
+- `local`: the model being trained, in-process (SFT checkpoints, GSPO's sampler).
 
 A policy never raises for what a model wrote: garbage becomes `PolicyStep.errors` and the episode
 records a failed step and asks again, until the step budget.
@@ -18,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from infra.computer_use.coords import Geometry, Space
 from infra.computer_use.formats import ToolFormat
-from skills.kit.vocabulary import TaskSpec
+from infra.contracts.task import TaskSpec
 
 
 class Observation(BaseModel):
