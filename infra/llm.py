@@ -7,6 +7,10 @@ One client per role (its `RoleConfig` says model, api_base, timeout, retries, ca
   retries, with exponential backoff (and the server's Retry-After when it sends one), only on
   429, 5xx, timeouts and dropped connections. Anything else (bad key, unknown model, bad request,
   context too long) fails at once, because a retry can only repeat it;
+- marks the stable prefix for providers whose prompt cache needs explicit marks (Anthropic's
+  `cache_control`, through litellm's injection points): the system message (the same for every task
+  of an app) and the newest message (so a tool loop's next step reads the conversation so far from
+  cache). OpenAI, vLLM and SGLang cache prefixes by themselves and get no marks;
 - reports one `CallRecord` per try to the `sink` (token counts, cost when litellm knows the
   model's price, latency, outcome). infra imports nothing from tasks or warehouse: the tasks layer
   passes a sink that writes the records to the warehouse.
@@ -113,6 +117,24 @@ def _litellm():
     litellm.suppress_debug_info = True  # its "Give Feedback" banner on every exception
     litellm.drop_params = True  # a provider that lacks e.g. temperature gets the call without it
     return litellm
+
+
+# Providers whose prompt cache serves only prefixes marked with `cache_control` (Claude on Anthropic's
+# API, on Bedrock and on Vertex AI); two of the four marks Anthropic allows per request are used.
+_MARKED_CACHE_PROVIDERS = frozenset({"anthropic", "bedrock", "vertex_ai", "vertex_ai_beta"})
+CACHE_MARKS = ({"location": "message", "role": "system"}, {"location": "message", "index": -1})
+
+
+def cache_marks(model: str) -> list[dict[str, Any]]:
+    """The litellm `cache_control_injection_points` a call to `model` gets: none where the provider
+    caches prefixes by itself (an unmarked request costs nothing there)."""
+    try:
+        _, provider, _, _ = _litellm().get_llm_provider(model)
+    except Exception:  # a model string litellm cannot place: the call itself will say why
+        return []
+    if provider == "anthropic" or (provider in _MARKED_CACHE_PROVIDERS and "claude" in model.lower()):
+        return [dict(mark) for mark in CACHE_MARKS]
+    return []
 
 
 def classify(exc: Exception) -> tuple[str, bool]:
@@ -313,6 +335,8 @@ class LLMClient:
             kwargs["api_base"] = self.config.api_base
         if tools:
             kwargs["tools"] = tools
+        if marks := cache_marks(self.config.model):
+            kwargs["cache_control_injection_points"] = marks
         response = ll.completion(**kwargs)
         choice = response.choices[0]
         message = choice.message

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from infra.errors import CuagymError
 from infra.llm import LLMClient
+from skills.kit import collapse_rewardkit
 from tasks.agents.base import AgentOutputError
 from tasks.agents.llm_loop import check_reply, code_blocks
 from tasks.models import RejectReason, Round, SynthParams, TaskSpec, TupleStatus
@@ -109,7 +110,7 @@ class TupleCritic:
             criteria=CRITERIA,
             initial_setup_py=rnd.scripts.initial_setup_py,
             golden_patch_py=rnd.scripts.golden_patch_py,
-            reward_py=rnd.scripts.reward_py,
+            reward_py=collapse_rewardkit(rnd.scripts.reward_py),
             review_md=rnd.review.markdown,
             critic=k,
             critics=self.n,

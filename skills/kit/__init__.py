@@ -14,7 +14,16 @@ CONTRIBUTING.md ("Add a family") is the recipe.
 
 from skills.kit.catalogue import load_families
 from skills.kit.family import SCRIPT_KINDS, Family, ScriptKind
-from skills.kit.render import rewardkit_source
+from skills.kit.render import collapse_rewardkit, rewardkit_source, with_rewardkit
 from skills.kit.vocabulary import PERSONAS
 
-__all__ = ["PERSONAS", "SCRIPT_KINDS", "Family", "ScriptKind", "load_families", "rewardkit_source"]
+__all__ = [
+    "PERSONAS",
+    "SCRIPT_KINDS",
+    "Family",
+    "ScriptKind",
+    "collapse_rewardkit",
+    "load_families",
+    "rewardkit_source",
+    "with_rewardkit",
+]

@@ -39,6 +39,55 @@ def rewardkit_source() -> str:
     return "\n".join(line for line in body.splitlines() if not line.startswith("from __future__"))
 
 
+REWARDKIT_BANNER = "# --- rewardkit: weighted, guarded components ---"
+REWARDKIT_NAMES = frozenset({"component", "precondition", "grade"})
+_COLLAPSED_KIT = "{banner}\n# [the standard reward helper, verbatim: {lines} lines defining component, precondition, grade]"
+
+
+def _defined_names(tree: ast.Module) -> set[str]:
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)} | {
+        t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
+    }
+
+
+def with_rewardkit(source: str) -> str:
+    """`source` with the reward helper above it when it uses the helper without defining it.
+
+    An LLM Discriminator is shown the helper's interface, not its 100 lines (tokens per tuple), and
+    need not copy it: the shipped reward.py is still one self-contained file, and the helper in it is
+    the tested one, not a transcription. A source that defines any of the helper's names itself (its
+    own copy, or its own grader) is left as written, and so is one that does not parse (the caller's
+    syntax check reports it)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    if not (used & REWARDKIT_NAMES) or _defined_names(tree) & REWARDKIT_NAMES:
+        return source
+    future, body = _split_future_imports(source)
+    return "".join([future, REWARDKIT_BANNER, "\n", rewardkit_source().rstrip("\n"), "\n\n\n", body])
+
+
+def _split_future_imports(source: str) -> tuple[str, str]:
+    """(the leading lines up to the last `from __future__` import, the rest): a future import must
+    stay first, so the helper goes after it."""
+    lines = source.splitlines(keepends=True)
+    last = max((i for i, line in enumerate(lines) if line.startswith("from __future__")), default=-1)
+    return "".join(lines[: last + 1]), "".join(lines[last + 1 :])
+
+
+def collapse_rewardkit(source: str) -> str:
+    """`source` with a verbatim copy of the reward helper shown as one line (what a critic or judge
+    reads: the helper is the same tested code in every reward.py; only the checks need reading)."""
+    kit = rewardkit_source().rstrip("\n")
+    shown = _COLLAPSED_KIT.format(banner=REWARDKIT_BANNER, lines=kit.count("\n") + 1)
+    for verbatim in (f"{REWARDKIT_BANNER}\n{kit}", kit):
+        if verbatim in source:
+            return source.replace(verbatim, shown, 1)
+    return source
+
+
 def function_source(fn: Callable) -> str:
     return textwrap.dedent(inspect.getsource(fn)).strip() + "\n"
 
@@ -107,7 +156,7 @@ def render_script(
     )
     parts = [header]
     if kind == "reward":
-        parts.append("# --- rewardkit: weighted, guarded components ---\n" + rewardkit_source())
+        parts.append(REWARDKIT_BANNER + "\n" + rewardkit_source())
     parts += [function_source(h) for h in reached_helpers(entry, family_module)]
     parts.append(function_source(entry))
     main = f"    {call}\n" + ("    raise SystemExit(grade())\n" if kind == "reward" else "")

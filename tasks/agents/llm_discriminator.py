@@ -18,7 +18,7 @@ from typing import Any
 
 from infra.llm import CallRecord, LLMClient
 from infra.llm_config import RoleConfig
-from skills.kit import rewardkit_source
+from skills.kit import with_rewardkit
 from tasks.agents.base import AgentOutputError, DiscriminatorOutput, DiscriminatorRequest
 from tasks.agents.llm_generator import format_run, validate_script
 from tasks.agents.llm_loop import (
@@ -51,9 +51,15 @@ def parse_discriminator_text(text: str) -> DiscriminatorOutput:
     if not blocks:
         raise no_code_error(text, "one ```python block holding reward.py")
     try:
-        return DiscriminatorOutput(reward_py=validate_script("reward.py", blocks[-1].body))
+        return DiscriminatorOutput(reward_py=reward_source(blocks[-1].body))
     except ToolError as exc:
         raise AgentOutputError(str(exc), hint="fix reward.py, or call `submit` after testing it") from None
+
+
+def reward_source(text: object) -> str:
+    """A submitted reward.py as it is tested and shipped: checked, with the standard helper above it
+    when it uses the helper without defining it (the prompt shows only the helper's interface)."""
+    return with_rewardkit(validate_script("reward.py", text))
 
 
 def _forbidden_rules() -> dict[str, str]:
@@ -84,7 +90,7 @@ class RewardTools:
     def test_reward(self, args: dict[str, Any]) -> str:
         from tasks.scan import scan_source
 
-        source = validate_script("reward.py", args.get("reward_py"))
+        source = reward_source(args.get("reward_py"))
         lines = []
         for env, expected in (("golden", 1.0), ("initial", 0.0)):
             grade = parse_grade(self.states.run(env, source, name="reward.py"))
@@ -181,7 +187,7 @@ class LLMDiscriminator:
             "Submit reward.py (this ends your turn).",
             params_schema({"reward_py": "the full reward.py source"}, {"notes": "for the reviewer"}),
             lambda a: DiscriminatorOutput(
-                reward_py=validate_script("reward.py", a.get("reward_py")),
+                reward_py=reward_source(a.get("reward_py")),
                 notes=str(a.get("notes") or "")[:2000],
             ),
             parse_discriminator_text,
@@ -195,7 +201,6 @@ class LLMDiscriminator:
             max_steps=self.max_steps,
             tools=[*tools, submit.tool()],
             forbidden=_forbidden_rules(),
-            rewardkit=rewardkit_source().strip(),
             initial_summary=request.initial_state.summary(),
             golden_summary=request.golden_state.summary(),
             changes=states.changes(),

@@ -29,6 +29,12 @@ T = TypeVar("T")
 MAX_REPLY_CHARS = 200_000  # a script is a few KB; a reply this long is a runaway model, not a script
 MAX_TOOL_RESULT_CHARS = 6_000  # what one tool result may add to the conversation (tokens cost money)
 QUOTE_CHARS = 200  # how much of a bad reply an error quotes back
+# A tool result is re-sent with every later call of the turn. Once the model has taken FRESH_STEPS more
+# steps after it, a long one is cut to its head: the model acted on it already, and can call the tool
+# again. Cut once, the message stays the same, so a server's prefix cache hits again from the next call.
+FRESH_STEPS = 2
+STALE_RESULT_CHARS = 600
+_STALE_MARK = "… [the rest of this earlier tool output"
 
 _FENCE = re.compile(
     r"^(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
@@ -86,6 +92,29 @@ class Submit:
 def _quote(text: str) -> str:
     text = text.strip()
     return repr(text[:QUOTE_CHARS] + ("…" if len(text) > QUOTE_CHARS else ""))
+
+
+def drop_stale_tool_output(messages: list[dict[str, Any]], *, fresh_steps: int = FRESH_STEPS) -> int:
+    """Cut tool results older than the last `fresh_steps` assistant turns to STALE_RESULT_CHARS, in
+    place (a cut one is marked and never cut again); returns how many characters were dropped."""
+    turns = [i for i, m in enumerate(messages) if m.get("role") == "assistant"]
+    if len(turns) <= fresh_steps:
+        return 0
+    horizon = turns[-fresh_steps]
+    dropped = 0
+    for message in messages[:horizon]:
+        text = message.get("content")
+        if message.get("role") != "tool" or not isinstance(text, str) or len(text) <= STALE_RESULT_CHARS:
+            continue
+        if _STALE_MARK in text:
+            continue
+        head = text[: STALE_RESULT_CHARS - 200]
+        message["content"] = (
+            f"{head}\n{_STALE_MARK} ({len(text) - len(head):,} characters) was dropped to keep the "
+            "conversation short; call the tool again if you need it]"
+        )
+        dropped += len(text) - len(message["content"])
+    return dropped
 
 
 def check_reply(reply: LLMReply, *, max_chars: int = MAX_REPLY_CHARS) -> None:
@@ -194,6 +223,7 @@ class AgentLoop:
         last_rejection = ""
         for step in range(1, self.max_steps + 1):
             self.steps_used = step
+            drop_stale_tool_output(messages)
             reply = self.client.complete(messages, tools=schemas, tags={**self.tags, "step": step})
             check_reply(reply)
             if not reply.tool_calls:

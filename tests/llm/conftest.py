@@ -12,7 +12,7 @@ import pytest
 from infra.llm import LLMClient
 from infra.llm_config import RoleConfig
 from infra.sandbox import Limits
-from skills.kit import rewardkit_source
+from skills.kit import rewardkit_source, with_rewardkit
 from tasks.agents.llm_generator import LLMGenerator
 from tasks.cogen import CogenDeps
 from tasks.llm_roles import build_llm_discriminator
@@ -66,7 +66,10 @@ def _position():
 
 raise SystemExit(grade())
 """
-REWARD = rewardkit_source() + _REWARD_BODY.replace("__WHERE__", "last").replace("__INDEX__", "-1")
+# What the Discriminator's prompt asks for: the checks alone, using the helper without defining it.
+REWARD_BODY = _REWARD_BODY.replace("__WHERE__", "last").replace("__INDEX__", "-1").lstrip("\n")
+# What is tested and shipped: the standard helper above those checks.
+REWARD = with_rewardkit(REWARD_BODY)
 # Checks the wrong position: the golden state earns only the first component.
 HALF_REWARD = rewardkit_source() + _REWARD_BODY.replace("__WHERE__", "first").replace("__INDEX__", "0")
 

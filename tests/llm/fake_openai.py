@@ -1,4 +1,7 @@
-"""A local fake OpenAI-compatible chat server: real HTTP on 127.0.0.1, scripted replies.
+"""A local fake OpenAI-compatible chat server: real HTTP on 127.0.0.1, scripted replies. It also
+speaks Anthropic's Messages API (`POST /v1/messages`, what litellm sends for `anthropic/…` models),
+with Anthropic's explicit prompt cache: a prefix ending at a `cache_control` block is written once and
+read by later requests.
 
 It stands in for a paid provider or a vLLM server at the network edge, and nothing else is faked:
 litellm talks to it over its real OpenAI-compatible code path. Replies are scripted per model name
@@ -107,6 +110,8 @@ class FakeOpenAI:
         self.queues: dict[str, deque] = defaultdict(deque)
         self.requests: list[dict] = []
         self._seen: dict[str, list[list[int]]] = defaultdict(list)  # model -> earlier prompts' tokens
+        self._written: dict[str, set[str]] = defaultdict(set)  # model -> prefixes in Anthropic's cache
+        self._scope: dict[str, str] = {}  # model -> the model whose prompt cache it uses
         self._lock = threading.Lock()
         self._closing = threading.Event()
         fake = self
@@ -121,7 +126,9 @@ class FakeOpenAI:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 body["_headers"] = {k.lower(): v for k, v in self.headers.items()}  # for auth assertions
-                fake._answer(self, body)
+                body["_path"] = self.path
+                anthropic = self.path.rstrip("/").endswith("/messages")
+                fake._answer(self, body, fake._anthropic_message if anthropic else fake._completion)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
@@ -143,7 +150,13 @@ class FakeOpenAI:
     def requests_for(self, model: str) -> list[dict]:
         return [r for r in self.requests if r.get("model") == model]
 
-    def _answer(self, handler: BaseHTTPRequestHandler, body: dict) -> None:
+    def serve_as_one(self, *models: str) -> None:
+        """Give `models` one prompt cache: they stand for roles of one model on one server (what
+        `--model M` gives every role), whose replies are still scripted apart."""
+        with self._lock:
+            self._scope.update({m: models[0] for m in models})
+
+    def _answer(self, handler: BaseHTTPRequestHandler, body: dict, render: Any) -> None:
         model = body.get("model", "")
         with self._lock:
             self.requests.append(body)
@@ -164,16 +177,18 @@ class FakeOpenAI:
             return self._send(
                 handler, item.code, {"error": {"message": item.message, "type": "server_error"}}, item.headers
             )
-        self._send(handler, 200, self._completion(model, body, item))
+        self._send(handler, 200, render(model, body, item))
 
     def clear_prompt_cache(self) -> None:
         """Forget every prompt seen: the next request of each model is a cold one."""
         with self._lock:
             self._seen.clear()
+            self._written.clear()
 
     def _cached_tokens(self, model: str, body: dict) -> int:
         tokens = _prompt_tokens(body)
         with self._lock:
+            model = self._scope.get(model, model)
             seen = max((_common_prefix(tokens, earlier) for earlier in self._seen[model]), default=0)
             self._seen[model].append(tokens)
         return seen // CACHE_STEP * CACHE_STEP if seen >= CACHE_MIN_TOKENS else 0
@@ -214,6 +229,67 @@ class FakeOpenAI:
                 "completion_tokens": completion,
                 "total_tokens": prompt + completion,
                 "prompt_tokens_details": {"cached_tokens": min(cached, prompt)},
+            },
+        }
+
+    def _anthropic_cache(self, model: str, body: dict) -> tuple[int, int, int]:
+        """(uncached input, cache read, cache write) tokens of a Messages request: Anthropic caches the
+        prefix (tools, system, messages, in that order) that ends at a `cache_control` block."""
+        blocks: list[tuple[str, bool]] = [
+            (json.dumps(t), "cache_control" in t) for t in body.get("tools", [])
+        ]
+        system = body.get("system") or []
+        for part in [{"type": "text", "text": system}] if isinstance(system, str) else system:
+            blocks.append((part.get("text", ""), "cache_control" in part))
+        for message in body.get("messages", []):
+            content = message.get("content")
+            for part in [{"type": "text", "text": content}] if isinstance(content, str) else content or []:
+                plain = {k: v for k, v in part.items() if k != "cache_control"}
+                blocks.append((message["role"] + json.dumps(plain), "cache_control" in part))
+
+        def prefix(i: int) -> str:
+            return "\x1e".join(t for t, _ in blocks[: i + 1])
+
+        total = _count_tokens([], text=prefix(len(blocks) - 1))
+        marks = [i for i, (_, marked) in enumerate(blocks) if marked]
+        # a breakpoint also finds what was written at any of the 20 block boundaries before it
+        lookback = sorted({j for m in marks for j in range(max(0, m - 19), m + 1)})
+        with self._lock:
+            written = self._written[self._scope.get(model, model)]
+            hits = [prefix(j) for j in lookback if prefix(j) in written]
+            read = max((_count_tokens([], text=p) for p in hits), default=0)
+            at_marks = {prefix(i): _count_tokens([], text=prefix(i)) for i in marks}
+            fresh = [n for p, n in at_marks.items() if p not in written and n >= CACHE_MIN_TOKENS]
+            write = max(0, max(fresh, default=0) - read)
+            written.update(p for p, n in at_marks.items() if n >= CACHE_MIN_TOKENS)
+        return total - read - write, read, write
+
+    def _anthropic_message(self, model: str, body: dict, reply: Reply) -> dict:
+        content: list[dict[str, Any]] = [{"type": "text", "text": reply.content}] if reply.content else []
+        for name, args in reply.tool_calls:
+            arguments = json.loads(args) if isinstance(args, str) else args
+            content.append(
+                {"type": "tool_use", "id": f"toolu_{uuid.uuid4().hex[:12]}", "name": name, "input": arguments}
+            )
+        uncached, read, write = self._anthropic_cache(model, body)
+        output = _count_tokens(
+            [], text=(reply.content or "") + "".join(json.dumps(a) for _, a in reply.tool_calls)
+        )
+        stop = {"length": "max_tokens"}.get(
+            reply.finish_reason or "", "tool_use" if reply.tool_calls else "end_turn"
+        )
+        return {
+            "id": f"msg_{uuid.uuid4().hex[:12]}",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": content,
+            "stop_reason": stop,
+            "usage": {
+                "input_tokens": uncached,
+                "output_tokens": output,
+                "cache_read_input_tokens": read,
+                "cache_creation_input_tokens": write,
             },
         }
 
