@@ -30,8 +30,10 @@ def _changed(a, b) -> bool:
     return box is not None and (box[2] - box[0]) * (box[3] - box[1]) > TOLERANCE_PX
 
 
-def wait_until_painted(grabber, deadline: float) -> bool:
-    """True once the screen settled (see module doc), False if `deadline` came first."""
+def wait_until_painted(grabber, deadline: float, patience: float = PATIENCE_S) -> bool:
+    """True once the screen settled (see module doc), False if `deadline` came first. `patience`:
+    how long an unchanging screen is taken for one that painted before the wait began (a caller
+    that knows its window paints at once, as xterm does, passes less)."""
     previous = _frame(grabber)
     seen_change = False
     still_since = time.monotonic()
@@ -41,7 +43,7 @@ def wait_until_painted(grabber, deadline: float) -> bool:
         now = time.monotonic()
         if _changed(previous, current):
             seen_change, still_since = True, now
-        elif now - still_since >= (QUIET_S if seen_change else PATIENCE_S):
+        elif now - still_since >= (QUIET_S if seen_change else patience):
             return True
         previous = current
     return False

@@ -26,6 +26,7 @@ from infra.envs.desktop.sandbox import (
 )
 from infra.envs.desktop.setup import (
     TERMINAL_COMMAND,
+    TERMINAL_PATIENCE_S,
     TERMINAL_TITLE,
     load_task,
     run_setup,
@@ -291,7 +292,8 @@ class DesktopEnv(DesktopWebApps, ServerEnv):
         title = self.wait_for_window(TERMINAL_TITLE, timeout_s=timeout_s)
         with contextlib.suppress(DesktopError):
             self.client.activate_window(title, strict=True)
-        self.client.execute(["python3", "-c", SETTLE, "20"], timeout_s=60)
+        # xterm paints as soon as it is mapped: a still screen is a painted one after half a second
+        self.client.execute(["python3", "-c", SETTLE, "20", str(TERMINAL_PATIENCE_S)], timeout_s=60)
         return title
 
     def setup_from_config(

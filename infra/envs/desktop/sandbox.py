@@ -333,5 +333,6 @@ def smaps_rollup(pid: int) -> dict[str, int]:
 SETTLE = (
     f"import sys, time; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); import mss; "
     "from desktop_server.settle import wait_until_painted; "
-    "sys.exit(0 if wait_until_painted(mss.MSS(display=':0'), time.monotonic() + float(sys.argv[1])) else 1)"
+    "patience = [float(a) for a in sys.argv[2:3]]; "
+    "sys.exit(0 if wait_until_painted(mss.MSS(display=':0'), time.monotonic() + float(sys.argv[1]), *patience) else 1)"
 )

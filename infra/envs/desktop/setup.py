@@ -31,6 +31,7 @@ MAX_DOCUMENTS = 4
 TERMINAL_APPS = apps.terminal_osworld_names() | {"terminal", "vs_code"}
 TERMINAL_TITLE = "Terminal"
 TERMINAL_COMMAND = ("xterm", "-title", TERMINAL_TITLE, "-fa", "DejaVu Sans Mono", "-fs", "14")
+TERMINAL_PATIENCE_S = 0.5  # xterm paints when it is mapped: a screen still this long has painted
 
 
 class DesktopSetupError(DesktopError):
