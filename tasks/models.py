@@ -347,6 +347,9 @@ class SynthParams(AgentParams):
 
     count: int = Field(default=20, ge=1, le=100_000, description="tasks to sample in this run")
     apps: list[AppName] = Field(default_factory=list, description="restrict to these apps (empty: all)")
+    families: list[str] = Field(
+        default_factory=list, description="restrict to these family ids, e.g. files.bin_scripts (empty: all)"
+    )
     seed: int | None = Field(default=None, description="sampling seed; default: today's date (UTC)")
     export: bool = True
     quotas: str | None = Field(default=None, description="quotas YAML (default skills/quotas.yaml)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from infra.errors import ConfigError
 from infra.settings import Settings
 from skills.kit import load_families
 from tasks.dedupe import NearDuplicateFilter, load_embedder
@@ -75,6 +76,7 @@ def sample_batch(params: SynthParams, settings: Settings, warehouse: Warehouse) 
         matrix=load_matrix(settings.skills_dir / "scenario_matrix.yaml"),
         dedupe=dedupe,
         apps=params.apps,
+        only=params.families,
         history=history_from(warehouse),
     )
 
@@ -85,6 +87,12 @@ def plan_batch(params: SynthParams, settings: Settings, run_id: str, warehouse: 
         log.info("resuming run %s: %d specs read back from the warehouse", run_id, len(stored))
         return [TaskSpec.model_validate(s) for s in stored]
     if role_backends(params)["task_writer"] == "llm":  # LLM-written specs from taxonomy leaves (no families)
+        if params.families:
+            raise ConfigError(
+                f"--families {','.join(params.families)} picks procedural families, but the task "
+                "writer is an LLM, which writes tasks from taxonomy leaves",
+                hint="drop --families, or add --task-writer-backend procedural",
+            )
         specs = write_specs(params, settings, WarehouseCallSink(warehouse, run_id))
         warehouse.save_specs(run_id, [s.model_dump(mode="json") for s in specs])
         return specs

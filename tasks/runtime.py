@@ -54,6 +54,8 @@ def run_id_for(params: SynthParams) -> str:
     """Same parameters (seed resolved), same run id: re-running a run resumes it."""
     defaults = {f for f in LLM_PARAM_FIELDS if getattr(params, f) == SynthParams.model_fields[f].default}
     where = {"workers", "out", "runner", "dask_address"}  # where a run executes is not what it makes
+    if not params.families:  # runs from before the option keep their ids
+        defaults.add("families")
     key = params.model_dump(mode="json", exclude=where | defaults) | {"seed": params.resolved_seed()}
     return "run-" + hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
 

@@ -90,8 +90,18 @@ def _draw_seed(run_seed: int, family_id: str, k: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def select_families(families: dict[str, Family], apps: list[str]) -> dict[str, Family]:
-    """Families whose apps are all within `apps` (all families when `apps` is empty)."""
+def select_families(
+    families: dict[str, Family], apps: list[str], only: list[str] | None = None
+) -> dict[str, Family]:
+    """Families whose apps are all within `apps` (all families when `apps` is empty), and among
+    them only the ids in `only` when it is given."""
+    if only:
+        if unknown := sorted(set(only) - set(families)):
+            raise ConfigError(
+                f"unknown family id(s) {unknown}",
+                hint=f"family ids are <app>.<name>, e.g. {', '.join(sorted(families)[:4])}",
+            )
+        families = {fid: f for fid, f in families.items() if fid in only}
     if not apps:
         return dict(families)
     known = {app for f in families.values() for app in f.apps}
@@ -273,10 +283,12 @@ def sample_specs(
     matrix: ScenarioMatrix,
     dedupe: NearDuplicateFilter,
     apps: list[str] | None = None,
+    only: list[str] | None = None,
     history: Tally | None = None,
 ) -> SampleResult:
-    """A batch of up to `count` specs under the quotas; fewer only if the catalogue runs out."""
-    pool = select_families(families, apps or [])
+    """A batch of up to `count` specs under the quotas (from the families of `apps`, and of those
+    only the ids in `only` when given); fewer only if the catalogue runs out."""
+    pool = select_families(families, apps or [], only)
     plan = plan_quotas(pool, count, quotas)
     sampler = Sampler(pool, plan, matrix, history or Tally(), dedupe, seed)
     while len(sampler.specs) < plan.count and sampler.draw_one():

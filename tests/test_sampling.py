@@ -115,6 +115,31 @@ def test_sampler_never_repeats_what_the_warehouse_holds(isolated_settings):
     assert not {s.instruction for s in first} & {s.instruction for s in second}
 
 
+def test_families_restrict_the_batch_and_an_unknown_one_is_named(isolated_settings):
+    from infra.errors import ConfigError
+
+    warehouse = Warehouse(isolated_settings.warehouse_path)
+    params = SynthParams(count=6, seed=3, families=["files.bin_scripts", "calc.padded_ids"])
+    specs = plan_batch(params, isolated_settings, "run-f", warehouse)
+    assert len(specs) == 6 and {s.family for s in specs} == {"files.bin_scripts", "calc.padded_ids"}
+    with pytest.raises(ConfigError, match=r"unknown family id\(s\) \['files.nope'\]"):
+        plan_batch(SynthParams(count=2, families=["files.nope"]), isolated_settings, "run-g", warehouse)
+    llm_writer = SynthParams(count=2, families=["files.bin_scripts"], backend="llm", model="hosted_vllm/m")
+    with pytest.raises(ConfigError, match="task writer is an LLM"):
+        plan_batch(llm_writer, isolated_settings, "run-h", warehouse)
+
+
+def test_the_cli_refuses_an_unknown_family_before_a_run_starts(isolated_settings):
+    from click.testing import CliRunner
+
+    from flows.cli import main
+
+    result = CliRunner().invoke(main, ["synth", "--families", "files.bin_scripts,files.nope", "--count", "1"])
+    assert result.exit_code == 1, result.output
+    assert "unknown family id(s) ['files.nope']" in result.output and "files.bin_scripts" in result.output
+    assert not isolated_settings.warehouse_path.exists()
+
+
 @pytest.mark.parametrize(
     "text,match",
     [

@@ -24,6 +24,24 @@ from flows.cli.options import (
 from infra.errors import ConfigError
 
 
+def known_families(ids: list[str]) -> list[str]:
+    """`ids` when every one is a family of the catalogue; a ConfigError naming the others, before a
+    run starts (the sampler checks again for deployments, which skip the CLI)."""
+    if not ids:
+        return ids
+    from infra.settings import get_settings
+    from skills.kit import load_families
+
+    catalogue = load_families(get_settings().skills_dir)
+    if unknown := sorted(set(ids) - set(catalogue)):
+        app_ids = sorted(f for f in catalogue if f.split(".")[0] in {i.split(".")[0] for i in unknown})
+        raise ConfigError(
+            f"unknown family id(s) {unknown}",
+            hint=f"families of those apps: {', '.join(app_ids) or 'none'}; every id: skills/<app>/families/",
+        )
+    return ids
+
+
 def known_apps(apps: list[str]) -> list[str]:
     """`apps` when every one is a known app; a ConfigError naming the others (the params models would
     reject them too, with a traceback instead of a hint)."""
@@ -64,6 +82,11 @@ def quiet_prefect_console(verbose: bool) -> None:
 @click.command()
 @click.option("--count", default=20, show_default=True, help="Tasks to sample in this run.")
 @click.option("--apps", default="", help="Comma-separated apps to restrict to (default: all).")
+@click.option(
+    "--families",
+    default="",
+    help="Comma-separated family ids to restrict to, e.g. files.bin_scripts (default: all of --apps).",
+)
 @click.option("--backend", default="procedural", show_default=True, help="Agent backend.")
 @click.option("--workers", default=2, show_default=True, help="Tuples processed concurrently.")
 @click.option("--seed", type=int, default=None, help="Sampling seed (default: today's date).")
@@ -97,6 +120,7 @@ def synth(
     ctx,
     count,
     apps,
+    families,
     backend,
     workers,
     runner,
@@ -127,6 +151,8 @@ def synth(
 
         cuagym synth --count 20 --apps calc,writer --workers 2
 
+        cuagym synth --count 8 --families files.bin_scripts --seed 1
+
         cuagym synth --count 200 --runner dask --dask-address tcp://scheduler:8786 --workers 32
 
         cuagym synth --backend llm --model hosted_vllm/Qwen3-32B --api-base http://gpu:8000/v1
@@ -143,6 +169,7 @@ def synth(
     params = SynthParams(
         count=count,
         apps=known_apps([a.strip() for a in apps.split(",") if a.strip()]),
+        families=known_families([f.strip() for f in families.split(",") if f.strip()]),
         backend="llm" if local_model else backend,
         workers=workers,
         runner=runner,
