@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cuagym-installed
 
-.PHONY: setup system demo demo-llm test lint bench clean-var fresh-check server server-stop vm-image test-vm docs
+.PHONY: setup system demo demo-llm demo-learn test lint bench clean-var fresh-check server server-stop vm-image test-vm docs
 
 setup: system $(STAMP) guest
 
@@ -31,6 +31,19 @@ TASK_WRITER ?= procedural
 demo-llm: setup
 	@$(VENV)/bin/cuagym synth --local-model smollm2-135m --task-writer-backend $(TASK_WRITER) --count 2 \
 		--seed 0 --apps files --workers 1 --max-rounds 1 --agent-steps 2 --critics 1 --teacher-k 0
+
+# "It learns" (docs/training.md): real tuples of the easiest family from the synthesis flow (training
+# and held-out tuples from two seeds), its GUI teacher's trajectories, SFT of the tiny CPU policy on
+# them, then GSPO from it; each run's held-out evaluation is in its table and its chart (~12 min).
+LEARN := var/learn
+demo-learn: setup
+	@$(VENV)/bin/cuagym synth --families files.bin_scripts --count 8 --seed 1 --teacher-k 0 --out $(LEARN)/train
+	@$(VENV)/bin/cuagym synth --families files.bin_scripts --count 4 --seed 2 --teacher-k 0 --out $(LEARN)/held-out
+	@$(VENV)/bin/cuagym rollout $(LEARN)/train/final/* --policy scripted --k 2 --workers 2 --out $(LEARN)/teacher
+	@$(VENV)/bin/cuagym train sft --config configs/learn-sft.yaml
+	@$(VENV)/bin/cuagym train gspo --config configs/learn-gspo.yaml
+	@$(VENV)/bin/cuagym report training --run $(LEARN)/sft --chart output/reports/learn-sft.png
+	@$(VENV)/bin/cuagym report training --run $(LEARN)/gspo --chart output/reports/learn-gspo.png
 
 test: setup
 	@$(VENV)/bin/ruff check .

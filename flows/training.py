@@ -27,16 +27,34 @@ from tasks.rollout.bundles import bundle_dirs
 from tasks.rollout.desktops import rollout_provider, start_rollout_hub
 from training.config import GSPOConfig, SFTConfig, TrainingParams, TrainingSummary
 from training.episodes import EpisodeCollector
+from training.evaluate import HeldOutEvaluator
 from training.gspo import run_gspo
-from training.sft import run_sft
+from training.sft import run_id_for, run_sft
 
 log = logging.getLogger(__name__)
+
+
+@contextmanager
+def evaluator(
+    config: SFTConfig | GSPOConfig, provider: DesktopProvider | None
+) -> Iterator[HeldOutEvaluator | None]:
+    """The held-out evaluator of `config.eval_tuples` (None without them), on `provider` or, when
+    none is given, on desktops of its own."""
+    if not config.eval_tuples:
+        yield None
+    elif provider is not None:
+        yield HeldOutEvaluator.from_config(config, provider)
+    else:
+        run = run_id_for(config.kind, Path(config.output_dir))
+        with desktop_provider(bundle_dirs(list(config.eval_tuples)), run) as own:
+            yield HeldOutEvaluator.from_config(config, own)
 
 
 @task(name="sft", cache_policy=NO_CACHE)  # training is not pure: it resumes from what it finds on disk
 def sft_task(config: SFTConfig, warehouse: Path) -> TrainingSummary:
     started = time.monotonic()
-    result = run_sft(config, warehouse=warehouse)
+    with evaluator(config, None) as evaluate:
+        result = run_sft(config, warehouse=warehouse, evaluate=evaluate)
     return TrainingSummary(
         run_id=result.run_id,
         kind="sft",
@@ -48,6 +66,7 @@ def sft_task(config: SFTConfig, warehouse: Path) -> TrainingSummary:
         first_loss=result.first_loss,
         last_loss=result.last_loss,
         seconds=round(time.monotonic() - started, 3),
+        evaluations=[e.row() for e in result.evaluations],
     )
 
 
@@ -66,13 +85,15 @@ def desktop_provider(bundles: list[Path], run_id: str) -> Iterator[DesktopProvid
 
 @task(name="gspo", cache_policy=NO_CACHE)
 def gspo_task(config: GSPOConfig, warehouse: Path) -> TrainingSummary:
-    from training.sft import run_id_for
-
     started = time.monotonic()
     bundles = bundle_dirs(list(config.tuples))
-    with desktop_provider(bundles, run_id_for("gspo", Path(config.output_dir))) as provider:
+    held_out = bundle_dirs(list(config.eval_tuples)) if config.eval_tuples else []
+    with (
+        desktop_provider(bundles + held_out, run_id_for("gspo", Path(config.output_dir))) as provider,
+        evaluator(config, provider) as evaluate,
+    ):
         collector = EpisodeCollector(config, provider, bundles)
-        result = run_gspo(config, collector, collector.task_ids, warehouse=warehouse)
+        result = run_gspo(config, collector, collector.task_ids, warehouse=warehouse, evaluate=evaluate)
     return TrainingSummary(
         run_id=result.run_id,
         kind="gspo",
@@ -84,6 +105,7 @@ def gspo_task(config: GSPOConfig, warehouse: Path) -> TrainingSummary:
         first_loss=result.losses[0] if result.losses else None,
         last_loss=result.losses[-1] if result.losses else None,
         seconds=round(time.monotonic() - started, 3),
+        evaluations=[e.row() for e in result.evaluations],
     )
 
 

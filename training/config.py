@@ -66,6 +66,18 @@ class _Common(BaseModel):
     max_calls_per_turn: int = Field(
         10, ge=1, le=100, description="an assistant turn with more tool calls is not trained (C.1.2)"
     )
+    eval_tuples: list[Path] = Field(
+        default_factory=list,
+        description="held-out bundles (or folders of bundles) the policy is played on before and "
+        "during training, never trained on (training/evaluate.py)",
+    )
+    eval_episodes: int = Field(1, ge=1, le=64, description="episodes per held-out tuple per evaluation")
+    eval_temperature: float = Field(
+        0.0, ge=0, le=2.0, description="decoding temperature of evaluation (0: greedy)"
+    )
+    eval_max_steps: int = Field(15, ge=1, le=500, description="model steps per evaluation episode")
+    eval_max_tokens: int = Field(256, ge=8, le=32_768, description="reply tokens per evaluation step")
+    eval_workers: int = Field(2, ge=1, le=64, description="evaluation desktops side by side")
     save_steps: int = Field(50, ge=1, description="save a checkpoint every this many optimizer steps")
     logging_steps: int = Field(1, ge=1, description="record metrics every this many optimizer steps")
 
@@ -101,6 +113,12 @@ class SFTConfig(_Common):
     batch_size: int = Field(1, ge=1, description="samples per forward pass")
     gradient_accumulation_steps: int = Field(1, ge=1, description="forward passes per optimizer step")
     max_grad_norm: float = Field(1.0, gt=0, description="gradient clipping (ours: TRL's default)")
+    eval_steps: int | None = Field(
+        None,
+        ge=1,
+        description="also evaluate on eval_tuples every this many optimizer steps (default: "
+        "only before the first step and after the last)",
+    )
 
     @model_validator(mode="after")
     def _decay_goes_down(self) -> SFTConfig:
@@ -168,6 +186,7 @@ class GSPOConfig(_Common):
         description="rollout_engine vllm: after each weight sync a probe reply is re-scored by the "
         "trainer; a mean |log-prob gap| per token above this stops the run (ours)",
     )
+    eval_every: int = Field(1, ge=1, description="evaluate on eval_tuples after every this many iterations")
     frontier_sigma: float = Field(0.25, gt=0, le=1, description="width of the weight around 0.5 success")
     frontier_gamma: float = Field(0.2, ge=0, le=1, description="share of uniform draws mixed in")
     frontier_ema: float = Field(
@@ -236,6 +255,9 @@ class TrainingSummary(BaseModel):
     first_loss: float | None = None
     last_loss: float | None = None
     seconds: float = 0.0
+    evaluations: list[dict[str, Any]] = Field(
+        default_factory=list, description="held-out evaluations of this invocation (training/evaluate.py)"
+    )
 
 
 def load_config(

@@ -72,6 +72,7 @@ from training.distributed import (
     shard,
 )
 from training.episodes import Rollout
+from training.evaluate import Evaluation, HeldOutEvaluator, check_held_out, record_evaluation
 from training.frontier import TaskFrontier, draw_tasks
 from training.gspo_dataset import record_rollouts
 from training.gspo_records import IterationStats, frontier_state, observe_groups, record_iteration
@@ -271,6 +272,7 @@ class GSPOResult:
     iterations: list[IterationStats] = field(default_factory=list)  # this invocation's only
     resumed_from: int | None = None  # the checkpoint step this invocation went on from
     model: Any = field(default=None, repr=False)
+    evaluations: list[Evaluation] = field(default_factory=list)  # held-out, this invocation's
 
     @property
     def losses(self) -> list[float]:
@@ -282,16 +284,25 @@ Collect = Callable[[Callable[[], LocalPolicy], int, list[str]], list[list[Rollou
 
 
 def run_gspo(
-    config: GSPOConfig, collect: Collect, task_ids: list[str], *, warehouse: Path | None = None
+    config: GSPOConfig,
+    collect: Collect,
+    task_ids: list[str],
+    *,
+    warehouse: Path | None = None,
+    evaluate: HeldOutEvaluator | None = None,
 ) -> GSPOResult:
     """`config.iterations` rounds of frontier draws from `task_ids`, rollouts (`collect`, see the
     module docstring) and updates; resumes from `config.output_dir`'s last checkpoint if it has one.
-    Raises `CheckpointError` when it has checkpoints but none can be resumed from."""
+    With `evaluate` (held-out tuples, training/evaluate.py), rank 0 plays the policy on them before
+    the first iteration and after every `eval_every`-th and the last. Raises `CheckpointError` when
+    it has checkpoints but none can be resumed from, `ConfigError` when a held-out tuple is trained on."""
     from training.sft import load_policy, run_id_for  # sft imports Trainer: only when training
 
     pool = list(dict.fromkeys(task_ids))
     if not pool:
         raise ConfigError("GSPO has no tasks to draw from", hint="point `tuples` at verified bundles")
+    if evaluate is not None:
+        check_held_out(evaluate.task_ids, set(pool))
     ranks = init_ranks()
     if ranks.distributed and config.rollout_engine == "vllm":
         raise ConfigError(
@@ -354,7 +365,18 @@ def run_gspo(
         resumed_from=resume.step if resume is not None else None,
         model=model,
     )
+
+    def evaluated(iteration: int) -> None:
+        if evaluate is not None and ranks.main:
+            result.evaluations.append(
+                record_evaluation(
+                    store, run_id, evaluate(model, processor, step=updater.step, iteration=iteration)
+                )
+            )
+
     try:
+        if done == 0:
+            evaluated(0)
         for iteration in range(done + 1, config.iterations + 1):
             drawn = draw_tasks(
                 pool,
@@ -383,6 +405,8 @@ def run_gspo(
             if store is not None:  # before the checkpoint: a kill in between redoes this iteration
                 record_iteration(store, run_id, stats, groups, observed, config)
                 record_rollouts(store, output_dir, run_id, iteration, groups)
+            if iteration % config.eval_every == 0 or iteration == config.iterations:
+                evaluated(iteration)
             crossed = stats.step // config.save_steps > before // config.save_steps
             if ranks.main and (crossed or iteration == config.iterations):
                 updater.checkpoint(output_dir / f"checkpoint-{stats.step}", iteration)

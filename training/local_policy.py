@@ -186,13 +186,13 @@ class LocalPolicy(Policy):
         prompt = self._prompts.prompt(messages, [self._turns[-1].image] if self._turns else [])
         device = next(self._model.parameters()).device
         tokenizer = self.processor.tokenizer
+        # sample from the full tempered distribution (top-k and top-p off): old_logps are exactly it;
+        # temperature 0 decodes greedily (held-out evaluation: nothing trains on those replies)
+        sampling = {"do_sample": True, "temperature": self.temperature, "top_k": 0, "top_p": 1.0}
         with self._lock, torch.no_grad():
             out = self._model.generate(
                 **{k: v.to(device) for k, v in prompt.items()},
-                do_sample=True,
-                temperature=self.temperature,
-                top_k=0,  # sample from the full tempered distribution: old_logps are exactly it
-                top_p=1.0,
+                **(sampling if self.temperature > 0 else {"do_sample": False}),
                 max_new_tokens=self.max_tokens,
                 eos_token_id=tokenizer.convert_tokens_to_ids("<|im_end|>"),
                 pad_token_id=tokenizer.pad_token_id,
@@ -201,4 +201,4 @@ class LocalPolicy(Policy):
             )
         completion = out.sequences[0, prompt["input_ids"].shape[1] :].cpu()
         logits = torch.stack([step[0] for step in out.logits]).cpu()  # (T, V), raw
-        return prompt, completion, sampled_logps(logits, completion, self.temperature)
+        return prompt, completion, sampled_logps(logits, completion, self.temperature or 1.0)

@@ -56,12 +56,19 @@ def training_steps(warehouse: Path, run_id: str) -> list[dict]:
     return _dicts(reports.training_steps(warehouse, run_id))
 
 
+def training_evals(warehouse: Path, run_id: str) -> list[dict]:
+    """The run's held-out evaluations (training/evaluate.py), the first one before training."""
+    return _dicts(reports.training_evals(warehouse, run_id))
+
+
 def select_run(runs: list[dict], run_id: str | None) -> dict:
-    """The run `run_id` names, or the newest when it is None; an unknown id names the known ones."""
+    """The run `run_id` names — its id, or its output folder (the newest run written there) — or the
+    newest run when it is None; an unknown one names the known ids."""
     if run_id is None:
         return runs[0]
+    folder = str(Path(run_id).resolve())
     for run in runs:
-        if run["run_id"] == run_id:
+        if run["run_id"] == run_id or run["output_dir"] == folder:
             return run
     known = ", ".join(r["run_id"] for r in runs)
     raise ConfigError(
@@ -73,8 +80,12 @@ def _value(value: float | None) -> float:
     return math.nan if value is None else float(value)
 
 
-def training_chart(run: dict, steps: list[dict], target: Path) -> TrainingChart:
-    """One panel per curve of `run` (PANELS), written to `target` as a PNG."""
+def training_chart(
+    run: dict, steps: list[dict], target: Path, evals: list[dict] | None = None
+) -> TrainingChart:
+    """One panel per curve of `run` (PANELS), and one of its held-out evaluations when it has any
+    (`held-out success_rate` and `held-out reward_mean`, 0 to 1, the first point before training),
+    written to `target` as a PNG."""
     apply_library_defaults()
     import matplotlib
 
@@ -83,10 +94,13 @@ def training_chart(run: dict, steps: list[dict], target: Path) -> TrainingChart:
     from matplotlib.ticker import MaxNLocator
 
     x_col, panels = PANELS[run["kind"]]
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8), squeeze=False)
+    evals = evals or []
+    fig, axes = plt.subplots(
+        1, len(panels) + bool(evals), figsize=(4.2 * (len(panels) + bool(evals)), 3.8), squeeze=False
+    )
     series: dict[str, tuple[list[float], list[float]]] = {}
     xs = [_value(s[x_col]) for s in steps]
-    for ax, (title, columns) in zip(axes[0], panels, strict=True):
+    for ax, (title, columns) in zip(axes[0][: len(panels)], panels, strict=True):
         for column in columns:
             ax.plot(
                 xs, [_value(s[column]) for s in steps], marker="." if len(steps) < 50 else None, label=column
@@ -100,6 +114,22 @@ def training_chart(run: dict, steps: list[dict], target: Path) -> TrainingChart:
             ax.legend(fontsize=8)
         ax.set_title(title)
         ax.set_xlabel(x_col)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if evals:
+        ax = axes[0][-1]
+        eval_x = "iteration" if run["kind"] == "gspo" else "step"
+        for column, style in (
+            ("success_rate", "-"),
+            ("reward_mean", "--"),
+        ):  # equal for all-or-nothing rewards
+            label = f"held-out {column}"
+            xs, ys = [_value(e[eval_x]) for e in evals], [_value(e[column]) for e in evals]
+            ax.plot(xs, ys, style, marker="o", label=label)
+            series[label] = (xs, ys)
+        ax.set_ylim(-0.05, 1.05)
+        ax.legend(fontsize=8)
+        ax.set_title(f"held-out tuples ({evals[0]['tuples']})")
+        ax.set_xlabel(eval_x)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.suptitle(f"{run['kind']} {run['run_id']} ({run['model']})")
     fig.tight_layout()

@@ -52,6 +52,13 @@ from infra.errors import ConfigError
 from training.adapters import is_adapted, prepare_model, save_model
 from training.collate import IGNORE, collate
 from training.config import SFTConfig, open_run_store
+from training.evaluate import (
+    Evaluation,
+    HeldOutEvaluator,
+    check_held_out,
+    dataset_task_ids,
+    record_evaluation,
+)
 from training.sft_data import SliceDataset, build_slice_cache
 from training.tiny import TINY_MODEL, ImageQwen2VLProcessor, tiny_policy
 from warehouse.store import Warehouse
@@ -69,6 +76,7 @@ class SFTResult:
     resumed_from: int | None
     losses: list[float] = field(default_factory=list)  # per logged step, this invocation only
     model: Any = field(default=None, repr=False)  # the trained policy, as saved in output_dir
+    evaluations: list[Evaluation] = field(default_factory=list)  # held-out, this invocation's
 
     @property
     def first_loss(self) -> float | None:
@@ -197,6 +205,21 @@ class _WarehouseSteps(TrainerCallback):
         self.seconds = 0.0
 
 
+class _HeldOutEvaluations(TrainerCallback):
+    """Plays the policy on the held-out tuples every `eval_steps` optimizer steps (training/evaluate.py);
+    the run evaluates before its first step and after its last itself."""
+
+    def __init__(self, evaluate: HeldOutEvaluator, every: int, processor: Any, store, run_id: str) -> None:
+        self.evaluate, self.every, self.processor = evaluate, every, processor
+        self.store, self.run_id = store, run_id
+        self.evaluations: list[Evaluation] = []
+
+    def on_step_end(self, args, state, control, model=None, **kwargs):
+        if state.global_step % self.every == 0 and state.global_step < state.max_steps:
+            evaluation = self.evaluate(model, self.processor, step=state.global_step)
+            self.evaluations.append(record_evaluation(self.store, self.run_id, evaluation))
+
+
 def training_arguments(config: SFTConfig) -> TrainingArguments:
     return TrainingArguments(
         output_dir=str(config.output_dir),
@@ -244,12 +267,16 @@ def sft_trainer(
     return trainer
 
 
-def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
+def run_sft(
+    config: SFTConfig, *, warehouse: Path | None = None, evaluate: HeldOutEvaluator | None = None
+) -> SFTResult:
     """Train `config.model` on `config.datasets`; resume if `config.output_dir` holds a checkpoint.
 
     Writes checkpoints to `output_dir/checkpoint-<step>` and the final model + processor to
     `output_dir` (both reload with `from_pretrained`), and one warehouse row per logged step when
-    `warehouse` is given. Raises `ConfigError` when no sample is left to train on.
+    `warehouse` is given. With `evaluate` (held-out tuples, training/evaluate.py) the policy is
+    played on them before the first step (unless resuming) and after the last. Raises `ConfigError`
+    when no sample is left to train on, or when the held-out tuples are in the datasets.
     """
     output_dir = Path(config.output_dir)
     run_id = run_id_for("sft", output_dir)
@@ -261,6 +288,8 @@ def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
             f"no SFT samples in {', '.join(map(str, config.datasets))} (dropped {dropped})",
             hint="SFT trains on trajectories with reward 1.0; check the datasets, or raise max_length",
         )
+    if evaluate is not None:
+        check_held_out(evaluate.task_ids, dataset_task_ids(config.datasets))
     last = get_last_checkpoint(str(output_dir)) if output_dir.is_dir() else None
     resumed_from = int(Path(last).name.rsplit("-", 1)[1]) if last else None
     store = open_run_store(
@@ -277,10 +306,23 @@ def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
     steps = _WarehouseSteps(trainer, store, run_id)
     trainer.add_callback(steps)
     log.info("sft run %s: %d samples, resuming from %s", run_id, len(features), last or "scratch")
+    evaluations = []
+    during = None
+    if evaluate is not None and config.eval_steps:
+        during = _HeldOutEvaluations(evaluate, config.eval_steps, processor, store, run_id)
+        trainer.add_callback(during)
     try:
+        if evaluate is not None and last is None:
+            evaluations.append(record_evaluation(store, run_id, evaluate(model, processor, step=0)))
         trainer.train(resume_from_checkpoint=last)
+        evaluations += during.evaluations if during is not None else []
         save_model(trainer.model, output_dir)  # a plain model (a LoRA run's adapters merged)
         processor.save_pretrained(output_dir)
+        if evaluate is not None:
+            step = trainer.state.global_step
+            evaluations.append(
+                record_evaluation(store, run_id, evaluate(trainer.model, processor, step=step))
+            )
     except BaseException as exc:
         if store is not None:
             store.finish_training_run(run_id, status="failed", summary={"error": repr(exc)})
@@ -295,6 +337,7 @@ def run_sft(config: SFTConfig, *, warehouse: Path | None = None) -> SFTResult:
         resumed_from=resumed_from,
         losses=steps.losses,
         model=trainer.model,
+        evaluations=evaluations,
     )
     if store is not None:
         store.finish_training_run(

@@ -87,6 +87,14 @@ class EpisodeRows:
                 sql("insert_training_step"), dict.fromkeys(GSPO_STEP_KEYS) | row | {"recorded_at": _now()}
             )
 
+    def save_training_eval(self, run_id: str, row: dict) -> None:
+        """One held-out evaluation (training/evaluate.py `Evaluation.row()`)."""
+        with self._write() as con:
+            con.execute(sql("insert_training_eval"), row | {"run_id": run_id, "recorded_at": _now()})
+
+    def training_evals(self, run_id: str) -> list[dict]:
+        return self._rows("training_evals", {"run_id": run_id})
+
     def save_gspo_rollouts(self, rows: list[dict]) -> None:
         """The rollouts of one GSPO iteration: run_id, iteration, tuple_id, repeat, reward, advantage,
         model_steps, completion_tokens, seconds."""

@@ -41,6 +41,11 @@ def training_steps(warehouse_path: Path, run_id: str) -> QueryResult:
     return run_report(warehouse_path, "training_steps", {"run_id": run_id})
 
 
+def training_evals(warehouse_path: Path, run_id: str) -> QueryResult:
+    """The held-out evaluations of one training run, in step order (the first: before training)."""
+    return run_report(warehouse_path, "training_evals", {"run_id": run_id})
+
+
 def quality_report(warehouse_path: Path, app: str | None = None) -> QueryResult:
     """Each family's latest quality run (view quality_by_family), weakest kill rate first."""
     return run_report(warehouse_path, "report_quality", {"app": app})

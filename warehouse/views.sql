@@ -264,7 +264,7 @@ FROM training_steps s JOIN training_runs r USING (run_id);
 -- excluded); GSPO also sums the completion tokens its rollouts sampled (sampled_tokens), which an
 -- iteration whose groups all had zero variance samples without training any.
 CREATE OR REPLACE VIEW training_run_totals AS
-SELECT r.run_id, r.kind, r.model, r.status, r.started_at, r.finished_at, r.samples, r.dropped,
+SELECT r.run_id, r.kind, r.model, r.output_dir, r.status, r.started_at, r.finished_at, r.samples, r.dropped,
        count(s.step) AS logged, max(s.step) AS steps, max(s.iteration) AS iterations,
        arg_min(s.loss, s.step) AS first_loss, arg_max(s.loss, s.step) AS last_loss,
        coalesce(sum(s.tokens), 0) AS tokens, coalesce(sum(s.trained_tokens), 0) AS trained_tokens,
@@ -283,6 +283,16 @@ SELECT r.run_id, r.model, s.iteration, s.step, s.loss, s.reward_mean, s.unscored
        s.trained_tokens / nullif(s.seconds, 0) AS trained_tokens_per_s
 FROM training_steps s JOIN training_runs r USING (run_id)
 WHERE r.kind = 'gspo';
+
+-- Held-out evaluations per training run (training/evaluate.py): success rate and mean reward of the
+-- weights at each evaluated step on tuples the run never trains on; the first row is before training.
+CREATE OR REPLACE VIEW training_eval_curves AS
+SELECT r.run_id, r.kind, r.model, e.step, e.iteration, e.tuples, e.episodes, e.scored, e.successes,
+       e.success_rate, e.reward_mean,
+       e.success_rate - first_value(e.success_rate) OVER (PARTITION BY e.run_id ORDER BY e.step)
+           AS success_gain,
+       e.seconds
+FROM training_evals e JOIN training_runs r USING (run_id);
 
 -- Frontier sampling per GSPO run and task: its latest success EMA and frontier weight, how often it
 -- was drawn, its scored and unscored rollouts, and when it was last drawn. Tasks near weight 1.0

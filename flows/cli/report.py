@@ -12,6 +12,7 @@ from rich.table import Table
 
 from flows.cli.console import console, handle_errors
 from flows.cli.options import warehouse_option
+from flows.cli.tables import evaluations_table
 
 
 @click.group()
@@ -294,7 +295,9 @@ def _cell(key: str, value) -> str:
 
 
 @report.command("training")
-@click.option("--run", "run_id", default=None, help="Training run id (default: the newest run).")
+@click.option(
+    "--run", "run_id", default=None, help="Training run id or its output_dir (default: the newest run)."
+)
 @click.option(
     "--chart",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -305,15 +308,18 @@ def _cell(key: str, value) -> str:
 @handle_errors
 def training_report(run_id: str | None, chart: Path | None, warehouse: Path | None) -> None:
     """A training run's curves: its summary (steps, first/last loss, tokens/s), per GSPO iteration
-    the mean reward, zero-variance groups and clip fractions, and a PNG (SFT: loss and learning
-    rate per step; GSPO: loss, mean reward, clip fractions and mean |advantage| per iteration).
+    the mean reward, zero-variance groups and clip fractions, its held-out evaluations (eval_tuples),
+    and a PNG (SFT: loss and learning rate per step; GSPO: loss, mean reward, clip fractions and mean
+    |advantage| per iteration; both: held-out success and mean reward).
 
     Example:
 
         cuagym report training --run sft-3f2a9c1d0b7e
+
+        cuagym report training --run var/learn/gspo --chart output/reports/learn-gspo.png
     """
     from infra.settings import get_settings
-    from training.report import select_run, training_chart, training_runs, training_steps
+    from training.report import select_run, training_chart, training_evals, training_runs, training_steps
 
     settings = get_settings()
     path = warehouse or settings.warehouse_path
@@ -323,8 +329,11 @@ def training_report(run_id: str | None, chart: Path | None, warehouse: Path | No
         return
     run = select_run(runs, run_id)
     steps = training_steps(path, run["run_id"])
+    evals = training_evals(path, run["run_id"])
     Console().print(_training_summary(run))
     if run["kind"] == "gspo":
         Console().print(_gspo_iterations(steps))
+    if evals:
+        Console().print(evaluations_table(run["run_id"], evals))
     target = chart or settings.output_dir / "reports" / f"{run['run_id']}-training.png"
-    console.print(f"training chart: {training_chart(run, steps, target).path}")
+    console.print(f"training chart: {training_chart(run, steps, target, evals).path}")

@@ -59,3 +59,18 @@ def print_checks(console: Console, total: int, failed: list[str]) -> None:
 def print_chart(console: Console, chart: str | None) -> None:
     if chart:
         console.print(f"coverage chart: {Path(chart)}")
+
+
+def evaluations_table(run_id: str, evaluations: list[dict]) -> Table:
+    """A training run's held-out evaluations (training_evals rows), the first one before training."""
+    table = Table(title=f"held-out evaluation {run_id}")
+    for col in ("step", "iteration", "episodes", "successes", "success rate", "mean reward", "seconds"):
+        table.add_column(col, justify="right")
+    for e in evaluations:
+        rate, mean = e["success_rate"], e["reward_mean"]
+        table.add_row(
+            str(e["step"]), "-" if e["iteration"] is None else str(e["iteration"]),
+            str(e["episodes"]), f"{e['successes']}/{e['scored']}",
+            "-" if rate is None else f"{rate:.0%}", "-" if mean is None else f"{mean:.3f}", f"{e['seconds']:.1f}",
+        )  # fmt: skip
+    return table

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from flows.cli.console import console, handle_errors
 from flows.cli.synth import quiet_prefect_console
+from flows.cli.tables import evaluations_table
 from infra.errors import ConfigError
 
 
@@ -112,5 +113,7 @@ def _run(ctx, kind: str, config_path, overrides, warehouse, *, view: str) -> Non
         _loss(summary.first_loss), _loss(summary.last_loss), f"{summary.seconds:.1f}",
     )  # fmt: skip
     console.print(table)
+    if summary.evaluations:
+        console.print(evaluations_table(summary.run_id, summary.evaluations))
     console.print(f"checkpoint: {summary.output_dir} (from_pretrained)")
     console.print(f"warehouse:  cuagym sql \"SELECT * FROM {view} WHERE run_id = '{summary.run_id}'\"")

@@ -146,3 +146,44 @@ def test_report_training_tokens_per_s_is_the_sql_views_and_gspo_counts_what_it_s
     assert gspo.exit_code == 0, gspo.output
     assert "tokens sampled" in gspo.output and " 48 " in gspo.output.replace("│", " ")
     assert "tokens (updates)" in gspo.output
+
+
+def test_report_training_shows_held_out_evaluations_as_a_table_a_view_and_a_panel(tmp_path):
+    from warehouse.query import run_query
+
+    path = tmp_path / "w.duckdb"
+    warehouse = Warehouse(path)
+    _record_gspo(warehouse, "gspo-evaluated")
+    # before training (iteration 0) and after each iteration, as training/evaluate.py records them;
+    # iteration 1's evaluation has an unscored episode (its desktop failed): left out of the rates
+    evals = [
+        dict(step=0, iteration=0, tuples=2, episodes=4, scored=4, successes=1, reward_mean=0.25,
+             success_rate=0.25, seconds=3.0),
+        dict(step=2, iteration=1, tuples=2, episodes=4, scored=3, successes=2, reward_mean=0.8,
+             success_rate=2 / 3, seconds=3.5),
+        dict(step=4, iteration=2, tuples=2, episodes=4, scored=4, successes=4, reward_mean=1.0,
+             success_rate=1.0, seconds=2.5),
+    ]  # fmt: skip
+    for row in evals:
+        warehouse.save_training_eval("gspo-evaluated", row)
+    warehouse.refresh_snapshot(force=True)
+
+    view = run_query(path, "SELECT step, success_rate, success_gain FROM training_eval_curves ORDER BY step")
+    assert view.rows == [
+        (0, 0.25, 0.0),
+        (2, pytest.approx(2 / 3), pytest.approx(2 / 3 - 0.25)),
+        (4, 1.0, 0.75),
+    ]
+    chart = tmp_path / "g.png"
+    result = CliRunner().invoke(main, ["report", "training", "--warehouse", str(path), "--run", "gspo-evaluated",
+                                       "--chart", str(chart)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output.replace("│", " ")
+    assert "held-out evaluation gspo-evaluated" in result.output
+    assert " 1/4 " in out and " 2/3 " in out and " 4/4 " in out and "67%" in out and "100%" in out
+    assert _png_size(chart)[0] > 1200  # five panels: the four GSPO ones and the held-out one
+    run = select_run(training_runs(path), "gspo-evaluated")
+    drawn = training_chart(run, training_steps(path, "gspo-evaluated"), tmp_path / "g2.png",
+                           [dict(r) for r in evals]).series  # fmt: skip
+    assert drawn["held-out success_rate"] == ([0.0, 1.0, 2.0], pytest.approx([0.25, 2 / 3, 1.0]))
+    assert drawn["held-out reward_mean"][1] == pytest.approx([0.25, 0.8, 1.0])
