@@ -11,49 +11,27 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from infra.envs.desktop import DesktopProvider
-from infra.envs.local import WEB_APPS
 from infra.errors import ConfigError
 from infra.settings import get_settings
-from tasks.export import read_bundle
 from tasks.rollout.bundles import bundle_dirs
-from tasks.rollout.desktops import rollout_provider, start_rollout_hub
 from training.config import GSPOConfig, SFTConfig, TrainingParams, TrainingSummary
+from training.environments import desktop_provider, evaluator
 from training.episodes import EpisodeCollector
-from training.evaluate import HeldOutEvaluator
 from training.gspo import run_gspo
 from training.sft import run_id_for, run_sft
 
 log = logging.getLogger(__name__)
 
 
-@contextmanager
-def evaluator(
-    config: SFTConfig | GSPOConfig, provider: DesktopProvider | None
-) -> Iterator[HeldOutEvaluator | None]:
-    """The held-out evaluator of `config.eval_tuples` (None without them), on `provider` or, when
-    none is given, on desktops of its own."""
-    if not config.eval_tuples:
-        yield None
-    elif provider is not None:
-        yield HeldOutEvaluator.from_config(config, provider)
-    else:
-        run = run_id_for(config.kind, Path(config.output_dir))
-        with desktop_provider(bundle_dirs(list(config.eval_tuples)), run) as own:
-            yield HeldOutEvaluator.from_config(config, own)
-
-
 @task(name="sft", cache_policy=NO_CACHE)  # training is not pure: it resumes from what it finds on disk
 def sft_task(config: SFTConfig, warehouse: Path) -> TrainingSummary:
     started = time.monotonic()
-    with evaluator(config, None) as evaluate:
+    with evaluator(config, None, run_id_for("sft", Path(config.output_dir))) as evaluate:
         result = run_sft(config, warehouse=warehouse, evaluate=evaluate)
     return TrainingSummary(
         run_id=result.run_id,
@@ -70,19 +48,6 @@ def sft_task(config: SFTConfig, warehouse: Path) -> TrainingSummary:
     )
 
 
-@contextmanager
-def desktop_provider(bundles: list[Path], run_id: str) -> Iterator[DesktopProvider]:
-    """Desktops as the rollout flow makes them, with a hub of its own when a tuple is a web app."""
-    settings = get_settings()
-    needs_hub = any(app in WEB_APPS for b in bundles for app in read_bundle(b)[0].apps)
-    hub = start_rollout_hub(settings, run_id) if needs_hub else None
-    try:
-        yield rollout_provider(settings, hub)
-    finally:
-        if hub is not None:
-            hub.stop()
-
-
 @task(name="gspo", cache_policy=NO_CACHE)
 def gspo_task(config: GSPOConfig, warehouse: Path) -> TrainingSummary:
     started = time.monotonic()
@@ -90,7 +55,7 @@ def gspo_task(config: GSPOConfig, warehouse: Path) -> TrainingSummary:
     held_out = bundle_dirs(list(config.eval_tuples)) if config.eval_tuples else []
     with (
         desktop_provider(bundles + held_out, run_id_for("gspo", Path(config.output_dir))) as provider,
-        evaluator(config, provider) as evaluate,
+        evaluator(config, provider, run_id_for("gspo", Path(config.output_dir))) as evaluate,
     ):
         collector = EpisodeCollector(config, provider, bundles)
         result = run_gspo(config, collector, collector.task_ids, warehouse=warehouse, evaluate=evaluate)

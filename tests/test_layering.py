@@ -1,7 +1,7 @@
 """Dependencies point one way (DESIGN.md §1, CONTRIBUTING.md): flows -> training -> tasks ->
 {skills, infra, warehouse}. The contracts every layer shares (TaskSpec, the Policy protocol, ...)
 have one low home, infra/contracts; training may use the pipeline's episode loop (tasks.rollout's
-runner, bundles and batch rows) and nothing else of tasks/; tasks never import training; infra,
+runner, bundles, batch rows and the desktops it runs on) and nothing else of tasks/; tasks never import training; infra,
 warehouse and skills import nothing from tasks, training or flows. Imports inside functions (and
 under `if TYPE_CHECKING:`) count too: a lazy import is still a dependency. No import cycles among the
 project's modules, and flows/ defines no domain classes (only CLI/Prefect/logging glue)."""
@@ -28,7 +28,14 @@ FORBIDDEN = {
 }
 # package -> modules it may import although FORBIDDEN names a package above them
 # (the episode loop, on bundles, and the rows it writes — not the vocabulary: that is infra.contracts)
-ALLOWED = {"training": {"tasks.rollout.runner", "tasks.rollout.bundles", "tasks.rollout.batch"}}
+ALLOWED = {
+    "training": {
+        "tasks.rollout.runner",
+        "tasks.rollout.bundles",
+        "tasks.rollout.batch",
+        "tasks.rollout.desktops",
+    }
+}
 
 # The shared contracts: each is defined once, in the module named here, and nowhere else.
 CONTRACTS = {

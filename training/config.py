@@ -113,6 +113,12 @@ class SFTConfig(_Common):
     batch_size: int = Field(1, ge=1, description="samples per forward pass")
     gradient_accumulation_steps: int = Field(1, ge=1, description="forward passes per optimizer step")
     max_grad_norm: float = Field(1.0, gt=0, description="gradient clipping (ours: TRL's default)")
+    fsdp: bool = Field(
+        False,
+        description="shard parameters, gradients and optimizer state over the launched processes (FSDP2 "
+        "through transformers' Trainer, layers wrapped by the model's own no-split classes); launch with "
+        "torchrun or accelerate (docs/training.md, Several processes)",
+    )
     eval_steps: int | None = Field(
         None,
         ge=1,
@@ -292,6 +298,17 @@ def load_config(
     if kind not in CONFIGS:
         raise ConfigError(f"unknown trainer kind {kind!r}", hint=f"set kind to one of: {', '.join(CONFIGS)}")
     return _build(CONFIGS[kind], data, source=str(path) if path is not None else "overrides")
+
+
+def parse_overrides(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """`key=value` pairs as a dict (values stay strings: load_config reads them as YAML)."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {pair!r} is not key=value", hint="write e.g. --set epochs=2")
+        out[key.strip()] = value
+    return out
 
 
 def _build(cls: type[SFTConfig | GSPOConfig], data: dict[str, Any], *, source: str) -> SFTConfig | GSPOConfig:

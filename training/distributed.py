@@ -53,6 +53,12 @@ def init_ranks() -> Ranks:
     return Ranks(dist.get_rank(), dist.get_world_size())
 
 
+def launched_ranks() -> Ranks:
+    """This process's rank as the launcher set it (RANK, WORLD_SIZE), without starting a process
+    group: transformers' Trainer starts its own."""
+    return Ranks(int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1")))
+
+
 def shard(drawn: list[str], ranks: Ranks) -> list[str]:
     """This rank's share of the drawn tasks; every rank gets as many (so they step in lockstep)."""
     if len(drawn) % ranks.world:

@@ -52,6 +52,7 @@ from infra.errors import ConfigError
 from training.adapters import is_adapted, prepare_model, save_model
 from training.collate import IGNORE, collate
 from training.config import SFTConfig, open_run_store
+from training.distributed import launched_ranks
 from training.evaluate import (
     Evaluation,
     HeldOutEvaluator,
@@ -221,7 +222,17 @@ class _HeldOutEvaluations(TrainerCallback):
 
 
 def training_arguments(config: SFTConfig) -> TrainingArguments:
+    gpu = torch.cuda.is_available()
+    # without them a launch of CPU processes trains each on every sample (the Trainer would not see it
+    # is distributed); with them, samples are split and gradients averaged over gloo
+    placement = {"use_cpu": True, "ddp_backend": "gloo"} if launched_ranks().distributed and not gpu else {}
+    if config.fsdp:  # FSDP2; without a class list the Trainer wraps the model's _no_split_modules
+        placement |= {
+            "fsdp": "full_shard auto_wrap",
+            "fsdp_config": {"version": 2, "reshard_after_forward": True},
+        }
     return TrainingArguments(
+        **placement,
         output_dir=str(config.output_dir),
         num_train_epochs=config.epochs,
         per_device_train_batch_size=config.batch_size,
@@ -243,7 +254,7 @@ def training_arguments(config: SFTConfig) -> TrainingArguments:
         report_to=[],
         remove_unused_columns=False,  # the features are the model's inputs already
         dataloader_num_workers=0,
-        dataloader_pin_memory=torch.cuda.is_available(),
+        dataloader_pin_memory=gpu,
         disable_tqdm=True,
     )
 
@@ -267,6 +278,25 @@ def sft_trainer(
     return trainer
 
 
+def check_sharding(config: SFTConfig, evaluate: HeldOutEvaluator | None) -> None:
+    """Refuse what FSDP cannot do here, before any work: accelerate shards only on accelerators (on
+    CPUs it would silently run the processes data-parallel instead), and a sharded policy cannot
+    generate in one process, which held-out evaluation does."""
+    if not config.fsdp:
+        return
+    if not torch.cuda.is_available():
+        raise ConfigError(
+            "fsdp: true needs GPUs: accelerate shards a model only on accelerators, and on CPUs the "
+            "processes would run plain data parallelism instead",
+            hint="drop fsdp on CPUs (a torchrun launch still trains data-parallel), or run on GPUs",
+        )
+    if evaluate is not None:
+        raise ConfigError(
+            "held-out evaluation plays the policy in one process, which an FSDP-sharded policy cannot",
+            hint="drop eval_tuples from an fsdp run and evaluate its saved checkpoint afterwards",
+        )
+
+
 def run_sft(
     config: SFTConfig, *, warehouse: Path | None = None, evaluate: HeldOutEvaluator | None = None
 ) -> SFTResult:
@@ -280,6 +310,9 @@ def run_sft(
     """
     output_dir = Path(config.output_dir)
     run_id = run_id_for("sft", output_dir)
+    ranks = launched_ranks()
+    check_sharding(config, evaluate)
+    evaluate = evaluate if ranks.main else None  # rank 0 plays the held-out tuples for all
     model, processor = load_policy(config.model, seed=config.seed)
     model = prepare_model(model, config)  # LoRA, gradient checkpointing
     features, dropped = encode_samples(config, processor)
@@ -293,7 +326,7 @@ def run_sft(
     last = get_last_checkpoint(str(output_dir)) if output_dir.is_dir() else None
     resumed_from = int(Path(last).name.rsplit("-", 1)[1]) if last else None
     store = open_run_store(
-        warehouse,
+        warehouse if ranks.main else None,  # several processes: rank 0 records for all
         run_id=run_id,
         kind="sft",
         config=config,

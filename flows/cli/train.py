@@ -10,22 +10,11 @@ from rich.table import Table
 from flows.cli.console import console, handle_errors
 from flows.cli.synth import quiet_prefect_console
 from flows.cli.tables import evaluations_table
-from infra.errors import ConfigError
+from training.config import parse_overrides
 
 
 def _loss(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
-
-
-def parse_overrides(pairs: tuple[str, ...]) -> dict[str, str]:
-    """`key=value` pairs as a dict (values stay strings: load_config reads them as YAML)."""
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--set {pair!r} is not key=value", hint="write e.g. --set epochs=2")
-        out[key.strip()] = value
-    return out
 
 
 @click.group()
