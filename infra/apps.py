@@ -53,15 +53,28 @@ class _Closed(BaseModel):
 
 
 class OpenDocuments(_Closed):
-    """The desktop opens the task's documents (files with the app's suffixes) in their app."""
+    """The desktop opens the task's documents (files with the app's suffixes) in their app: LibreOffice
+    through the guest server's open_file, or `command` with the document's path appended."""
 
     by: Literal["document"]
+    command: tuple[str, ...] = Field(
+        (), description="argv a document's path is appended to (empty: LibreOffice, as OSWorld's open)"
+    )
 
 
 class OpenTerminal(_Closed):
     """Nothing to open: the task is worked from a terminal at the home (files, VS Code settings)."""
 
     by: Literal["terminal"]
+
+
+class OpenProgram(_Closed):
+    """The app is a program the task's config.json launches once its setup has run (a vanilla OSWorld
+    `launch` step), with its profile in the env's home; the desktop waits for its window."""
+
+    by: Literal["program"]
+    command: tuple[str, ...] = Field(min_length=1, description="argv, guest paths (profile under /home/user)")
+    window: str = Field(min_length=1, description="a part of its main window's title, to wait for")
 
 
 class OpenBrowser(_Closed):
@@ -71,7 +84,7 @@ class OpenBrowser(_Closed):
     route: str = Field(pattern=r"^/[a-z0-9_-]+/$", description="the hub path, e.g. /chat/")
 
 
-Opens = Annotated[OpenDocuments | OpenTerminal | OpenBrowser, Field(discriminator="by")]
+Opens = Annotated[OpenDocuments | OpenTerminal | OpenProgram | OpenBrowser, Field(discriminator="by")]
 
 
 class AppDeclaration(_Closed):
@@ -83,6 +96,15 @@ class AppDeclaration(_Closed):
     osworld: str = Field(pattern=r"^[a-z][a-z0-9_-]*$", description="OSWorld snapshot/related_apps name")
     suffixes: tuple[str, ...] = ()
     opens: Opens
+    host_paths: tuple[str, ...] = Field(
+        (), description="read-only host paths the app needs inside a desktop (its /etc config)"
+    )
+    quit: str | None = Field(
+        None,
+        pattern=r"^[A-Za-z0-9._-]{1,15}$",
+        description="the app's process name: before grading it is asked to exit (SIGTERM) and awaited, "
+        "so what it keeps in memory (preferences, profiles) is on disk for reward.py",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> AppDeclaration:
@@ -96,6 +118,8 @@ class AppDeclaration(_Closed):
             raise ValueError("an app that opens documents needs their suffixes")
         if bad := [s for s in self.suffixes if not s.startswith(".") or s != s.lower()]:
             raise ValueError(f"suffixes are lower-case and start with '.': {bad}")
+        if bad := [p for p in self.host_paths if not p.startswith("/etc/")]:
+            raise ValueError(f"host_paths are configuration under /etc: {bad}")
         return self
 
 
@@ -196,3 +220,35 @@ def suffixes_by_osworld_name() -> dict[str, tuple[str, ...]]:
 def terminal_osworld_names() -> frozenset[str]:
     """OSWorld names of the apps a desktop shows as a terminal."""
     return frozenset(a.osworld for a in registry().values() if isinstance(a.opens, OpenTerminal))
+
+
+def program(name: str) -> OpenProgram | None:
+    """How a desktop launches `name` when it is a program app (None for the others)."""
+    opens = app(name).opens
+    return opens if isinstance(opens, OpenProgram) else None
+
+
+def program_windows() -> dict[tuple[str, ...], str]:
+    """{a program app's command: the window title part the desktop waits for}: what a config.json
+    `launch` step starts, and how the desktop knows it has come up."""
+    return {a.opens.command: a.opens.window for a in registry().values() if isinstance(a.opens, OpenProgram)}
+
+
+def document_commands() -> dict[str, tuple[str, ...]]:
+    """{document suffix: argv opening it} for the apps that open documents with a command of their own
+    (LibreOffice's documents go through the guest server's open_file)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for declared in registry().values():
+        if isinstance(declared.opens, OpenDocuments) and declared.opens.command:
+            found |= dict.fromkeys(declared.suffixes, declared.opens.command)
+    return found
+
+
+def host_paths() -> tuple[str, ...]:
+    """Every declared app's read-only host paths (a desktop may run any app)."""
+    return tuple(sorted({p for a in registry().values() for p in a.host_paths}))
+
+
+def quit_processes(names: list[str] | tuple[str, ...]) -> list[str]:
+    """The process names to ask to exit before grading a task of these apps, in app order."""
+    return list(dict.fromkeys(q for n in names if (q := app(n).quit)))

@@ -1,7 +1,9 @@
 """Export verified tuples as OSWorld-compatible bundles (DESIGN.md §3.2) and the dataset as Parquet.
 
 A bundle is self-sufficient: `cuagym verify` re-checks it from its own files, and its config.json
-runs on *vanilla* OSWorld (desktop_env): setup is upload_file + execute; the evaluator is
+runs on *vanilla* OSWorld (desktop_env): setup is upload_file + execute (+ a `launch` of each program
+app, such as Chromium, after its profile is written); the evaluator's postconfig first asks each app
+that keeps state in memory to exit (an `execute` of pkill), then uploads reward.py; the evaluator is
 `exact_match` on what `vm_command_line` prints for `python3 -c <tasks/reward_contract.py>`, which runs
 reward.py, grades its output by cuagym's own rules and prints nothing but its verdict (binary there,
 partial credit here). A substring test over reward.py's output would not do: "REWARD: 1.0" inside
@@ -45,6 +47,25 @@ def osworld_verdict_command() -> list[str]:
     return ["python3", "-c", source + call]
 
 
+def quit_step(process: str) -> dict[str, Any]:
+    """A vanilla `execute` that asks `process` to exit (SIGTERM: it writes what it keeps in memory) and
+    waits up to 15 s for it, killing it then; it succeeds whether or not the app was still running.
+    Zombies are not waited for (`-r`: the states of a live process): a parent that has not reaped
+    the exited app yet would hold the wait for nothing."""
+    alive = f"pgrep -r R,S,D,T -x {process} >/dev/null"
+    script = (
+        f"pkill -TERM -x {process}; for i in $(seq 150); do {alive} || exit 0; sleep 0.1; done; "
+        f"pkill -KILL -x {process}; exit 0"
+    )
+    return {"type": "execute", "parameters": {"command": ["sh", "-c", script]}}
+
+
+def launch_steps(spec: TaskSpec) -> list[dict[str, Any]]:
+    """A vanilla `launch` for each program app of the task (after its setup wrote the app's profile)."""
+    programs = [p for app in spec.apps if (p := apps.program(app)) is not None]
+    return [{"type": "launch", "parameters": {"command": list(p.command)}} for p in programs]
+
+
 def osworld_config(spec: TaskSpec) -> dict[str, Any]:
     """The vanilla OSWorld task config for a tuple (keys exactly as desktop_env expects)."""
     names = [apps.osworld_name(app) for app in spec.apps]  # an undeclared app raises, never "chrome"
@@ -70,15 +91,17 @@ def osworld_config(spec: TaskSpec) -> dict[str, Any]:
                 "type": "execute",
                 "parameters": {"command": ["rm", "-f", f"{GUEST_SETUP_DIR}/initial_setup.py"]},
             },
+            *launch_steps(spec),
         ],
         "trajectory": "trajectories/",
         "related_apps": sorted(set(names)),
         "evaluator": {
             "postconfig": [
+                *(quit_step(process) for process in apps.quit_processes(spec.apps)),
                 {
                     "type": "upload_file",
                     "parameters": {"files": [{"local_path": "reward.py", "path": GUEST_REWARD}]},
-                }
+                },
             ],
             "func": "exact_match",
             "result": {"type": "vm_command_line", "command": osworld_verdict_command()},

@@ -173,6 +173,10 @@ def test_a_taxonomy_without_a_declaration_is_refused(tmp_path, monkeypatch):
         (PAINT.replace(".xcf", "xcf"), "start with '.'"),
         (PAINT + "colour: blue\n", "colour"),  # a closed schema: an unknown field is refused
         (PAINT.replace("name: paint", "name: gimp"), "declares 'gimp'"),
+        (PAINT + "host_paths: [/usr/share/gimp]\n", "host_paths are configuration under /etc"),
+        (PAINT + "quit: gimp; rm -rf /\n", "quit"),  # a process name, never a command line
+        (PAINT.replace("{by: document}", "{by: program, window: GIMP}"), "command"),
+        (PAINT.replace("{by: document}", "{by: program, command: [gimp]}"), "window"),
     ],
 )
 def test_a_bad_declaration_is_refused_with_its_path(tmp_path, monkeypatch, text, problem):
@@ -182,3 +186,41 @@ def test_a_bad_declaration_is_refused_with_its_path(tmp_path, monkeypatch, text,
     with pytest.raises(ConfigError, match=problem) as err:
         apps.registry()
     assert "app.yaml" in str(err.value)
+
+
+def test_a_program_app_is_launched_by_its_config_and_asked_to_quit_before_grading():
+    """Chromium's declaration: the export launches it after the setup wrote its profile, and the
+    evaluator's postconfig asks it to exit (and waits, zombies aside) before reward.py is uploaded."""
+    from infra.envs.desktop.setup import LaunchStep, load_task
+    from skills.kit import load_families
+    from tasks.export import osworld_config
+    from tasks.quality.teachers import teacher_kind
+
+    spec = load_families(PROJECT_ROOT / "skills")["chromium.startup_pages"].instantiate(0)
+    config = osworld_config(spec)
+    program = apps.program("chromium")
+    assert config["related_apps"] == ["chrome"] and program is not None
+    assert config["config"][-1] == {"type": "launch", "parameters": {"command": list(program.command)}}
+    assert "--user-data-dir=/home/user/.config/chromium" in program.command  # the env's own profile
+    quit_step, upload = config["evaluator"]["postconfig"]
+    script = quit_step["parameters"]["command"][-1]
+    assert quit_step["type"] == "execute" and script.startswith("pkill -TERM -x chromium;")
+    assert "pgrep -r R,S,D,T -x chromium" in script and script.endswith("exit 0")
+    assert upload["parameters"]["files"][0]["local_path"] == "reward.py"
+    assert apps.program_windows()[program.command] == " - Chromium" and teacher_kind("chromium") == "program"
+    # the desktop's own reader of config.json takes it: the launch step, and the postconfig it keeps
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "config.json").write_text(json.dumps(config))
+        task = load_task(Path(folder) / "config.json")
+    assert isinstance(task.config[-1], LaunchStep) and [s.type for s in task.evaluator.postconfig] == [
+        "execute",
+        "upload_file",
+    ]
+    # an office task launches nothing and quits nothing
+    calc = load_families(PROJECT_ROOT / "skills")["calc.padded_ids"].instantiate(0)
+    office = osworld_config(calc)
+    assert all(s["type"] != "launch" for s in office["config"])
+    assert [s["type"] for s in office["evaluator"]["postconfig"]] == ["upload_file"]

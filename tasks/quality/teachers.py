@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from infra import apps
 from infra.apps import osworld_name
 from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopProvider
@@ -30,10 +31,13 @@ SETUP_TIMEOUT_S = 240.0  # LibreOffice's first start on a busy 2-core machine
 
 
 def teacher_kind(app: str) -> str:
-    """How a teacher works `app`: in the browser (web apps), from a terminal (files, VS Code), or in
-    the app's own window (the office apps)."""
+    """How a teacher works `app`: in the browser (web apps), from a terminal (files), in a program the
+    task launches (Chromium, Thunderbird, …), or in the window of the documents it opens (the office
+    apps, GIMP, VLC)."""
     if app in WEB_APPS:
         return "browser"
+    if apps.program(app) is not None:
+        return "program"
     return "terminal" if task_terminal([osworld_name(app)]) else "office"
 
 

@@ -103,6 +103,8 @@ def run_episode(
     # Like OSWorld's evaluation, give the apps a moment: a save the policy just confirmed may still be
     # on its way to disk when the episode ends.
     time.sleep(grade_after_s)
+    if (prepare := getattr(desktop, "prepare_grading", None)) is not None:
+        prepare()  # the task's evaluator postconfig: apps holding state in memory exit and write it
     if before_grading is not None:
         before_grading(desktop)
     t = time.monotonic()

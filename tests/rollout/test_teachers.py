@@ -1,5 +1,6 @@
 """GUI teachers in the unit suite: one real run per app — and so per teacher kind (an office app's
-own window, a web app in the browser, a terminal for files and VS Code) — on seed 0, each app's
+own window, a web app in the browser, a terminal for files, a program the task launches such as
+Chromium) — on seed 0, each app's
 cheapest taught family (tasks/quality/teachers.py `smoke_teachers`, derived from the catalogue: a new
 app gains its run by having a taught family). The full sweep, every taught family over several seeds,
 runs in `cuagym quality` (the nightly `quality` deployment), not here.
@@ -27,7 +28,7 @@ SMOKE = smoke_teachers(FAMILIES)
 def test_every_app_and_teacher_kind_keeps_a_teacher_run():
     taught_apps = {f.apps[0] for f in FAMILIES.values() if f.teacher is not None}
     assert set(SMOKE) == taught_apps
-    assert {teacher_kind(app) for app in SMOKE} == {"office", "browser", "terminal"}
+    assert {teacher_kind(app) for app in SMOKE} == {"office", "browser", "terminal", "program"}
     assert all(FAMILIES[fid].apps[0] == app and FAMILIES[fid].teacher for app, fid in SMOKE.items())
 
 

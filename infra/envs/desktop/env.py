@@ -16,6 +16,7 @@ from infra.envs.base import Capability, EnvRole, ScriptResult, Snapshot, StateVi
 from infra.envs.desktop.actions import GuiAction, xdotool_args
 from infra.envs.desktop.client import DesktopClient, ServerEnv
 from infra.envs.desktop.forward import TcpForwarder
+from infra.envs.desktop.programs import DesktopPrograms
 from infra.envs.desktop.sandbox import (
     GUEST_SCRIPTS,
     SETTLE,
@@ -67,7 +68,7 @@ class DesktopHost(Protocol):
     def has_program(self, name: str) -> bool: ...
 
 
-class DesktopEnv(DesktopWebApps, ServerEnv):
+class DesktopEnv(DesktopWebApps, DesktopPrograms, ServerEnv):
     kind, not_running_hint = "desktop", "start() or reset() it"
     capabilities = frozenset(
         {
@@ -102,6 +103,8 @@ class DesktopEnv(DesktopWebApps, ServerEnv):
         # scripts read it from CUAGYM_SID, so it must not say which env it belongs to. It survives resets.
         self.sid: str | None = uuid.uuid4().hex if self.web_apps else None
         self.web_pages: list[str] = []  # web apps shown in the browser; reset(reopen=True) shows them again
+        self.programs: list[tuple[str, ...]] = []
+        self._grading = None
         self._web_states: dict[str, dict[str, dict] | None] = {}  # snapshot ref -> hub state recorded with it
         self._sandbox: GuestSession | None = None
         self._forwarder: TcpForwarder | None = None
@@ -155,8 +158,10 @@ class DesktopEnv(DesktopWebApps, ServerEnv):
         self.start()
         for app in self.web_pages if reopen else []:
             self.open_web_app(app)
+        if reopen:
+            self.relaunch_programs()
         for document in self.documents if reopen else []:
-            self.open_file(document)
+            self.open_document(document)
         if reopen and self.terminal:
             self.open_terminal()
         return time.monotonic() - started
@@ -299,20 +304,25 @@ class DesktopEnv(DesktopWebApps, ServerEnv):
     def setup_from_config(
         self, config_path: Path, *, open_documents: bool = True, timeout_s: float = 300.0
     ) -> list[str]:
-        """Run a vanilla OSWorld config.json's setup steps (paths relative to its folder), then show
-        the task's web apps in the browser (when its related apps are web apps) and open its documents
-        in their apps, the documents last (on top) — or, for a task worked from a terminal (files, VS
-        Code) with neither, a terminal; returns the URLs, then the guest paths, opened."""
+        """Run a vanilla OSWorld config.json's setup steps (paths relative to its folder) and wait for
+        the windows of the program apps they launched (Chromium, Thunderbird, …), then show the task's
+        web apps in the browser (when its related apps are web apps) and open its documents in their
+        apps, the documents last (on top) — or, for a task worked from a terminal (files) with none of
+        these, a terminal; returns the URLs, then the guest paths, opened. The config's evaluator
+        postconfig is kept for `prepare_grading`."""
         task = load_task(config_path)
         pages = self._task_web_apps(task) if open_documents else []  # checked before setup runs
         run_setup(self.client, task, config_path.parent, step_timeout_s=timeout_s)
+        self._grading = (task, config_path.parent)
+        self.programs = self._await_programs(task, timeout_s)
         documents = task_documents(self.home, task.related_apps) if open_documents else []
         for app in pages:
             self.open_web_app(app, timeout_s=timeout_s)
         for document in documents:
-            self.open_file(document, timeout_s=timeout_s)
+            self.open_document(document, timeout_s=timeout_s)
         self.web_pages, self.documents = pages, documents
-        self.terminal = open_documents and not (pages or documents) and task_terminal(task.related_apps)
+        opened = pages or documents or self.programs
+        self.terminal = open_documents and not opened and task_terminal(task.related_apps)
         if self.terminal:  # a files or VS Code task: nothing to open, but the agent needs a window
             self.open_terminal(timeout_s=timeout_s)
         return [*(self.web_app_url(app) for app in pages), *documents]

@@ -30,6 +30,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
+from infra import apps
 from infra.envs.local import GUEST_HUB_PORT, HUB_ROUTE, HUB_ROUTE_SOURCE
 from infra.errors import DesktopStartError, SandboxUnavailableError
 from infra.sandbox import Bind, Limits
@@ -207,7 +208,7 @@ class DesktopSandbox:
             Bind(self.run_dir, GUEST_RUN_DIR, writable=True),
             Bind(machine_id, "/etc/machine-id"),
         ]
-        binds += [Bind(Path(p), p) for p in _HOST_SHARED if Path(p).exists()]
+        binds += [Bind(Path(p), p) for p in (*_HOST_SHARED, *apps.host_paths()) if Path(p).exists()]
         if self.hub_socket is not None:
             binds += [Bind(self.hub_socket, GUEST_HUB_SOCKET), Bind(HUB_ROUTE_SOURCE, HUB_ROUTE)]
         return binds

@@ -120,6 +120,14 @@ SetupStep = Annotated[
 ]
 
 
+class OsworldEvaluator(BaseModel):
+    """The part of a config's evaluator a desktop acts on: the steps run before the getters read the
+    state (the metric, the getters and the rules are OSWorld's, not ours)."""
+
+    model_config = ConfigDict(extra="ignore")
+    postconfig: list[SetupStep] = []
+
+
 class OsworldTask(BaseModel):
     """The parts of an OSWorld task config a desktop acts on; other keys are kept by OSWorld, not us."""
 
@@ -128,6 +136,7 @@ class OsworldTask(BaseModel):
     instruction: str = ""
     config: list[SetupStep] = []
     related_apps: list[str] = []
+    evaluator: OsworldEvaluator = OsworldEvaluator()
 
 
 def load_task(path: Path) -> OsworldTask:
@@ -157,6 +166,16 @@ def run_setup(
                 f"setup step {number} ({step.type}) of task {task.id} failed: {exc}",
                 hint="re-run the step by hand in `cuagym desktop serve` to see why",
             ) from None
+
+
+def run_postconfig(
+    client: DesktopClient, task: OsworldTask, base_dir: Path, *, step_timeout_s: float = 60.0
+) -> None:
+    """Run the evaluator's postconfig steps but its uploads (of reward.py, which the runner runs as a
+    script of its own): what OSWorld does before its getters read the state, such as asking an app
+    that keeps its preferences in memory to exit."""
+    steps = [step for step in task.evaluator.postconfig if step.type != "upload_file"]
+    run_setup(client, task.model_copy(update={"config": steps}), base_dir, step_timeout_s=step_timeout_s)
 
 
 def _run_step(client: DesktopClient, step: SetupStep, base_dir: Path, timeout_s: float) -> None:

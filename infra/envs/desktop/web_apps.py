@@ -32,6 +32,8 @@ class DesktopWebApps:
     def _task_web_apps(self, task: OsworldTask) -> list[str]:
         if BROWSER_APP not in task.related_apps:
             return []
+        if not self.web_apps and any(step.type == "launch" for step in task.config):
+            return []  # the browser itself is the app (Chromium's own settings, bookmarks, …)
         if not self.web_apps:
             raise DesktopSetupError(
                 f"task {task.id} runs in the browser on a hub session, and desktop {self.id} has none",

@@ -14,7 +14,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from mutator import jsonc
+from mutator import jsonc, sqlite
 from mutator.core import Homes, build, corruption_mutants, partial_reverts, select
 from mutator.files import file_corruptions, file_units
 
@@ -38,15 +38,21 @@ def _holds_its_kind(rel: str, path: Path) -> bool:
     return not rel.lower().endswith(OFFICE_SUFFIXES) or zipfile.is_zipfile(path)
 
 
-def _handler(rel: str):
-    return next((module for suffix, module in HANDLERS.items() if rel.lower().endswith(suffix)), None)
+def _handler(rel: str, homes: Homes | None = None):
+    """The handler of `rel` by its suffix (or its name: Chromium's profile files have none), else an
+    SQLite database by its header, in either state."""
+    found = next((module for suffix, module in HANDLERS.items() if rel.lower().endswith(suffix)), None)
+    databases = found is None and homes is not None
+    if databases and any(sqlite.is_database(home / rel) for home in (homes.golden, homes.initial)):
+        return sqlite
+    return found
 
 
 def plan(homes: Homes, seed: str, max_partial: int, max_corruptions: int, other_units: int = 0):
     skipped = []
 
     def refine(rel: str):
-        module = _handler(rel)
+        module = _handler(rel, homes)
         if module is None:
             return None
         try:
@@ -58,7 +64,7 @@ def plan(homes: Homes, seed: str, max_partial: int, max_corruptions: int, other_
     units = file_units(homes, refine)
     corruptions = file_corruptions(homes, units)
     for rel in sorted({u.path for u in units}):
-        module = _handler(rel)
+        module = _handler(rel, homes)
         golden = homes.golden / rel
         if module is None or not golden.is_file() or golden.is_symlink() or not _holds_its_kind(rel, golden):
             continue

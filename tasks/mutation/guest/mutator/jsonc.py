@@ -1,4 +1,5 @@
-"""JSON and JSONC files (VS Code settings, keybindings, tasks, workspaces): one unit per changed key.
+"""JSON and JSONC files (VS Code settings, keybindings, tasks, workspaces; Chromium's Preferences,
+Bookmarks and Local State): one unit per changed key.
 
 Objects are recursed and arrays compared whole (a keybindings list is one unit), as the hub's
 state_diff does. A mutant is written as plain JSON: comments are lost, which every JSONC reader
@@ -15,7 +16,8 @@ from pathlib import Path
 from mutator.core import Corruption, Unit
 
 _MISSING = object()
-SUFFIXES = (".json", ".jsonc", ".code-workspace")
+# Chromium's profile keeps its JSON files without a suffix: matched by their names
+SUFFIXES = (".json", ".jsonc", ".code-workspace", "/preferences", "/bookmarks", "/local state")
 
 
 def parse_jsonc(text: str):
