@@ -214,12 +214,13 @@ def test_allowed_libraries_work_and_files_land_in_home(home, guest_python):
     result = run(
         """
         from pathlib import Path
-        import openpyxl, docx, pptx, pypdf, requests
+        import openpyxl, docx, pptx, pypdf, requests, PIL.Image
         home = Path.home()
         wb = openpyxl.Workbook(); wb.active["A1"] = 42; wb.save(home / "Desktop/a.xlsx")
         d = docx.Document(); d.add_paragraph("hello"); d.save(home / "Documents/b.docx")
         p = pptx.Presentation(); p.slides.add_slide(p.slide_layouts[0]); p.save(home / "Desktop/c.pptx")
         w = pypdf.PdfWriter(); w.add_blank_page(100, 100); w.write(str(home / "Desktop/d.pdf"))
+        PIL.Image.new("RGB", (4, 3), "red").save(home / "Pictures/e.png")
         print(str(home), requests.__name__)
     """,
         home,

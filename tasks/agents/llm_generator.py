@@ -89,7 +89,7 @@ class ScratchEnv:
         except UnicodeDecodeError:
             return (
                 f"binary file, {len(data):,} bytes (starts {data[:8]!r}); inspect it with run_python "
-                "(openpyxl, python-docx, python-pptx, pypdf, zipfile)"
+                "(openpyxl, python-docx, python-pptx, pypdf, Pillow, zipfile)"
             )
 
     def reset(self, args: dict[str, Any]) -> str:

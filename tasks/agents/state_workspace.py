@@ -80,7 +80,7 @@ class StateWorkspace:
         except UnicodeDecodeError:
             return (
                 f"binary file, {len(data):,} bytes (starts {data[:8]!r}); inspect it with run_python "
-                "(openpyxl, python-docx, python-pptx, pypdf, zipfile)"
+                "(openpyxl, python-docx, python-pptx, pypdf, Pillow, zipfile)"
             )
         return text if len(text) <= limit else text[:limit] + f"\n… [{len(text) - limit:,} more characters]"
 

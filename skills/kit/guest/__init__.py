@@ -2,7 +2,7 @@
 source by skills/kit/render.py), never imported by them.
 
 A function here must use only the standard library and the libraries scripts may import (openpyxl,
-python-docx, python-pptx, pypdf, requests), importing them inside its body, and may read no global
+python-docx, python-pptx, pypdf, requests, Pillow), importing them inside its body, and may read no global
 name but `json`, `Path`, `HOME`, `P` and other guest functions: the render refuses anything else.
 """
 
