@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     warehouse: Path | None = Field(default=None, description="DuckDB file (default var/warehouse.duckdb)")
     # the checkout's var/, not var_dir: a converted model (hundreds of MB) serves every var dir and test
     models_dir: Path = Field(default=PROJECT_ROOT / "var" / "models", description="local LLM checkpoints")
+    # the checkout's var/ too: 800 MB shared by every var dir (infra/code_server.py)
+    code_server_dir: Path = Field(
+        default=PROJECT_ROOT / "var" / "code-server", description="code-server and Node 24 (real VS Code)"
+    )
 
     @property
     def guest_venv_path(self) -> Path:

@@ -23,19 +23,27 @@ def desktop() -> None:
 @click.option("--quiet", is_flag=True, help="Print nothing when everything is already in place.")
 @handle_errors
 def setup(quiet: bool) -> None:
-    """Build the desktop's Python (server libraries, pyautogui, the guest libraries) if it is missing.
+    """Build the desktop's Python (server libraries, pyautogui, the guest libraries) and install real
+    VS Code (code-server and its Node 24, from the npm registry) if they are missing.
 
     Example:
 
         cuagym desktop setup
     """
+    from infra.code_server import code_server_ready, ensure_code_server
     from infra.desktop_venv import desktop_python_ready, ensure_desktop_python
 
-    venv = get_settings().desktop_venv_path
+    settings = get_settings()
+    venv = settings.desktop_venv_path
     was_ready = desktop_python_ready(venv)
     ensure_desktop_python(venv)
     if not (quiet and was_ready):
         console.print(f"desktop Python ready at {venv}")
+    code_server = settings.code_server_dir
+    was_ready = code_server_ready(code_server)
+    ensure_code_server(code_server)
+    if not (quiet and was_ready):
+        console.print(f"VS Code (code-server) ready at {code_server}")
 
 
 @desktop.command("serve")

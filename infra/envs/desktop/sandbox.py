@@ -31,6 +31,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from infra import apps
+from infra.code_server import installed_root
 from infra.envs.local import GUEST_HUB_PORT, HUB_ROUTE, HUB_ROUTE_SOURCE
 from infra.errors import DesktopStartError, SandboxUnavailableError
 from infra.sandbox import Bind, Limits
@@ -46,6 +47,7 @@ GUEST_RUN_DIR = "/run/cuagym"
 SOCKET_NAME = "desktop.sock"
 GUEST_HUB_SOCKET = "/run/cuagym-hub/hub.sock"  # not under GUEST_RUN_DIR: that one is bound writable
 GUEST_HUB_URL = f"http://127.0.0.1:{GUEST_HUB_PORT}"
+GUEST_CODE_SERVER = "/opt/code-server"  # infra/desktop_server/code_editor.py runs it from here
 REQUIRED_PROGRAMS = ("Xvfb", "openbox", "wmctrl", "xdotool", "dbus-daemon", "soffice")
 _HOST_SHARED = ("/etc/libreoffice", "/etc/ld.so.cache", "/var/cache/fontconfig", "/etc/gtk-3.0")
 
@@ -209,6 +211,8 @@ class DesktopSandbox:
             Bind(machine_id, "/etc/machine-id"),
         ]
         binds += [Bind(Path(p), p) for p in (*_HOST_SHARED, *apps.host_paths()) if Path(p).exists()]
+        if (code_server := installed_root()) is not None:  # real VS Code (infra/code_server.py), when set up
+            binds.append(Bind(code_server, GUEST_CODE_SERVER))
         if self.hub_socket is not None:
             binds += [Bind(self.hub_socket, GUEST_HUB_SOCKET), Bind(HUB_ROUTE_SOURCE, HUB_ROUTE)]
         return binds

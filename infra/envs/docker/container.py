@@ -22,7 +22,9 @@ import uuid
 from collections.abc import Mapping
 from pathlib import Path
 
+from infra.code_server import installed_root
 from infra.envs.desktop.sandbox import (
+    GUEST_CODE_SERVER,
     GUEST_HUB_SOCKET,
     GUEST_RUN_DIR,
     GUEST_SCRIPTS,
@@ -103,6 +105,8 @@ class ContainerSession:
         ]
         if self.hub_socket is not None:
             mounts.append(Mount(GUEST_HUB_SOCKET, str(self.hub_socket), type="bind", read_only=True))
+        if (code_server := installed_root()) is not None:  # real VS Code, as the sandboxes bind it
+            mounts.append(Mount(GUEST_CODE_SERVER, str(code_server), type="bind", read_only=True))
         return mounts
 
     def launch(self) -> None:
