@@ -156,14 +156,14 @@ class DesktopEnv(DesktopWebApps, DesktopPrograms, ServerEnv):
             if target.ref in self._web_states:
                 self._restore_web_state(self._web_states[target.ref])
         self.start()
-        for app in self.web_pages if reopen else []:
-            self.open_web_app(app)
-        if reopen:
+        if reopen:  # in the order the setup opened them: the documents last, on top
             self.relaunch_programs()
-        for document in self.documents if reopen else []:
-            self.open_document(document)
         if reopen and self.terminal:
             self.open_terminal()
+        for app in self.web_pages if reopen else []:
+            self.open_web_app(app)
+        for document in self.documents if reopen else []:
+            self.open_document(document)
         return time.monotonic() - started
 
     @property
@@ -305,26 +305,27 @@ class DesktopEnv(DesktopWebApps, DesktopPrograms, ServerEnv):
         self, config_path: Path, *, open_documents: bool = True, timeout_s: float = 300.0
     ) -> list[str]:
         """Run a vanilla OSWorld config.json's setup steps (paths relative to its folder) and wait for
-        the windows of the program apps they launched (Chromium, Thunderbird, …), then show the task's
-        web apps in the browser (when its related apps are web apps) and open its documents in their
-        apps, the documents last (on top) — or, for a task worked from a terminal (files) with none of
-        these, a terminal; returns the URLs, then the guest paths, opened. The config's evaluator
-        postconfig is kept for `prepare_grading`."""
+        the windows of the program apps they launched (Chromium, Thunderbird, …), open a terminal
+        for a task worked from one (files), then show the task's web apps in the browser (when its
+        related apps are web apps) and open its documents in their apps, the documents last (on top);
+        returns the URLs, then the guest paths, opened. The config's evaluator postconfig is kept for
+        `prepare_grading`."""
         task = load_task(config_path)
         pages = self._task_web_apps(task) if open_documents else []  # checked before setup runs
         run_setup(self.client, task, config_path.parent, step_timeout_s=timeout_s)
         self._grading = (task, config_path.parent)
         self.programs = self._await_programs(task, timeout_s)
+        # a task worked (also) from a terminal gets one: alone for a files task, beside the other
+        # apps of a cross-app one (a desktop here has no panel to start one from)
+        self.terminal = open_documents and task_terminal(task.related_apps)
+        if self.terminal:
+            self.open_terminal(timeout_s=timeout_s)
         documents = task_documents(self.home, task.related_apps) if open_documents else []
         for app in pages:
             self.open_web_app(app, timeout_s=timeout_s)
         for document in documents:
             self.open_document(document, timeout_s=timeout_s)
         self.web_pages, self.documents = pages, documents
-        opened = pages or documents or self.programs
-        self.terminal = open_documents and not opened and task_terminal(task.related_apps)
-        if self.terminal:  # a files or VS Code task: nothing to open, but the agent needs a window
-            self.open_terminal(timeout_s=timeout_s)
         return [*(self.web_app_url(app) for app in pages), *documents]
 
     def pids(self) -> list[int]:

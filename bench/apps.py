@@ -1,0 +1,93 @@
+"""Per desktop app: how long a desktop of one of its tasks takes to come back (issue target: reset to
+first screenshot <= 3 s for each app) and what it costs in memory with the app open.
+
+For each desktop app (skills/<app>/app.yaml, kind desktop) the bench exports a bundle of its first
+taught family (seed 0; else its first family) and, ROUNDS times, does what a rollout does before its
+first step: a fresh desktop, set up from the bundle's config.json (the setup scripts, the app started
+with the profile they wrote, its window painted), and one screenshot:
+- reset to first screenshot: that, from provisioning to the screenshot, median of ROUNDS (a
+  desktop's `reset()` restores a home and starts the apps again the same way; here the home is
+  the setup's, so an app never starts over a profile it left running);
+- memory: PSS of the desktop's processes with the app open (PSS splits shared pages between
+  desktops, so per-desktop figures add up).
+Desktops run one at a time. Run: `.venv/bin/python bench/apps.py [ROUNDS] [APP ...]`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from infra import apps
+from infra.apps import AppKind
+from infra.desktop_venv import ensure_desktop_python
+from infra.envs.base import EnvRole
+from infra.envs.desktop import DesktopProvider
+from infra.settings import PROJECT_ROOT, get_settings
+from skills.kit import load_families
+from tasks.quality.teachers import bundle_for
+
+
+def _family(app: str, families: dict) -> str | None:
+    own = sorted(fid for fid, f in families.items() if tuple(f.apps) == (app,))
+    taught = [fid for fid in own if families[fid].teacher is not None]
+    return (taught or own or [None])[0]
+
+
+def measure(provider: DesktopProvider, app: str, family_id: str, rounds: int, work: Path) -> dict[str, str]:
+    families = load_families(PROJECT_ROOT / "skills")
+    bundle = bundle_for(families[family_id], 0, work / app, review="bench\n")
+    spec = families[family_id].instantiate(0)
+    resets = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        env = provider.provision(spec.id, EnvRole.ROLLOUT, apps=spec.apps)
+        try:
+            env.setup_from_config(bundle / "config.json", timeout_s=300)
+            env.screenshot()
+            resets.append(time.perf_counter() - started)
+            memory = env.memory()
+        finally:
+            env.close()
+    return {
+        "family": family_id,
+        "reset to first screenshot": f"{statistics.median(resets):.2f} s (max {max(resets):.2f})",
+        "PSS / RSS": f"{memory.pss_mb:.0f} / {memory.rss_mb:.0f} MB ({memory.processes} processes)",
+        "within 3 s": "yes" if statistics.median(resets) <= 3.0 else "NO",
+    }
+
+
+def main(argv: list[str]) -> None:
+    rounds = int(argv[0]) if argv else 3
+    wanted = argv[1:] or [a for a in apps.all_apps() if apps.app(a).kind is AppKind.DESKTOP]
+    families = load_families(PROJECT_ROOT / "skills")
+    provider = DesktopProvider(Path(tempfile.mkdtemp(prefix="bench-apps-")), ensure_desktop_python(
+        get_settings().desktop_venv_path))  # fmt: skip
+    table = Table(title=f"desktop apps: reset and memory, median of {rounds} resets")
+    for column in (
+        "app",
+        "family",
+        "reset to first screenshot",
+        "PSS / RSS",
+        "within 3 s",
+    ):
+        table.add_column(column)
+    with tempfile.TemporaryDirectory() as work:
+        for app in wanted:
+            family_id = _family(app, families)
+            if family_id is None:
+                table.add_row(app, "(no family)", "", "", "")
+                continue
+            row = measure(provider, app, family_id, rounds, Path(work))
+            table.add_row(app, *row.values())
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
