@@ -51,6 +51,11 @@ def test_two_families_over_two_seeds_fill_the_table_the_view_and_the_report(
     assert {r["family"]: r["kill_rate"] for r in json.loads(report.output)} == dict.fromkeys(CHEAP, 1.0)
     table = _cuagym("report", "quality")
     assert all(f in table.output for f in CHEAP), table.output
+    # per app: one family each, every mutant killed, no teacher run on these
+    apps = run_query(isolated_settings.warehouse_path, "SELECT app, families, seeds, kill_rate, teacher_runs "
+                                                       "FROM quality_by_app ORDER BY app").rows  # fmt: skip
+    assert apps == [("files", 1, 2, 1.0, 0), ("vscode", 1, 2, 1.0, 0)]
+    assert "quality by app" in table.output
 
     # A second run is a new run: the view follows each family's latest one.
     again = _cuagym("quality", "--seeds", "1", "--teacher-seeds", "0", "--family", CHEAP[0])

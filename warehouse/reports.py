@@ -31,6 +31,11 @@ def rejection_report(warehouse_path: Path, app: str | None = None) -> QueryResul
     return run_report(warehouse_path, "report_rejections", {"app": app})
 
 
+def quality_by_app(warehouse_path: Path, app: str | None) -> QueryResult:
+    """Per app: families checked, kill rate, teacher pass rate (from each family's latest run)."""
+    return run_report(warehouse_path, "report_quality_apps", {"app": app})
+
+
 def training_runs(warehouse_path: Path) -> QueryResult:
     """Every training run with its step count, first/last loss and tokens/s, newest start first."""
     return run_report(warehouse_path, "report_training_runs", {})

@@ -328,6 +328,18 @@ SELECT q.family, any_value(q.app) AS app, q.run_id, count(*) AS seeds,
 FROM quality q JOIN latest USING (family, run_id)
 GROUP BY q.family, q.run_id;
 
+-- The quality flow per app (a family counts for its primary app), from each family's latest run: the
+-- families checked, mutants killed, teacher runs passed and the families with a teacher.
+CREATE OR REPLACE VIEW quality_by_app AS
+SELECT app, count(*) AS families, sum(seeds) AS seeds, sum(mutants) AS mutants, sum(killed) AS killed,
+       sum(killed) / nullif(sum(mutants), 0) AS kill_rate,
+       count(*) FILTER (WHERE teacher_runs > 0) AS taught_families,
+       sum(teacher_runs) AS teacher_runs, sum(teacher_passed) AS teacher_passed,
+       sum(teacher_passed) / nullif(sum(teacher_runs), 0) AS teacher_pass_rate,
+       sum(endpoint_failures) AS endpoint_failures, sum(errors) AS errors
+FROM quality_by_family
+GROUP BY app;
+
 -- Decontamination per app and family, from each tuple's latest check: tuples checked, contaminated,
 -- their share, and the benchmarks that contaminated them. A cross-app tuple counts once, apps '+'-joined.
 CREATE OR REPLACE VIEW contamination_by_family AS

@@ -132,7 +132,8 @@ def print_quality_summary(summary) -> None:
 @warehouse_option
 @handle_errors
 def quality_report(app: str | None, fmt: str, warehouse: Path | None) -> None:
-    """Each family's latest quality run: seeds, kill rate, near misses, teacher pass rate.
+    """Each family's latest quality run: seeds, kill rate, near misses, teacher pass rate; and per app
+    (view quality_by_app): families, kill rate, teacher pass rate.
 
     Example:
 
@@ -159,4 +160,29 @@ def quality_report(app: str | None, fmt: str, warehouse: Path | None) -> None:
         row["kill_rate"], row["teacher_pass_rate"] = _rate(row["kill_rate"]), _rate(row["teacher_pass_rate"])
         table.add_row(*[str(row[c]) for c in cols])
     Console().print(table)
+    Console().print(_apps_table(warehouse or get_settings().warehouse_path, app))
     console.print(f"runs: {', '.join(sorted({r['run_id'] for r in rows}))}")
+
+
+def _apps_table(warehouse: Path, app: str | None) -> Table:
+    from warehouse.reports import quality_by_app
+
+    result = quality_by_app(warehouse, app)
+    table = Table(title="quality by app (view quality_by_app)")
+    cols = (
+        "app",
+        "families",
+        "seeds",
+        "mutants",
+        "kill_rate",
+        "taught_families",
+        "teacher_runs",
+        "teacher_pass_rate",
+    )
+    for col in cols:
+        table.add_column(col, justify="left" if col == "app" else "right")
+    for values in result.rows:
+        row = dict(zip(result.columns, values, strict=True))
+        row["kill_rate"], row["teacher_pass_rate"] = _rate(row["kill_rate"]), _rate(row["teacher_pass_rate"])
+        table.add_row(*[str(row[c]) for c in cols])
+    return table
