@@ -25,7 +25,10 @@ HERE = Path(__file__).parent
 MIGRATIONS = HERE / "migrations"
 SQL_DIR = HERE / "sql"
 VIEWS = HERE / "views.sql"
-LOCK_WAIT_S = 20.0  # another writer's transaction is short; wait this long before giving up
+# Writers hold the file only for one short transaction, but several processes writing at once (a
+# synth and quality runs side by side) on a loaded 2-core host queue for seconds each: 20 s lost a
+# 10-minute quality run at load 24, so a writer waits this long before giving up.
+LOCK_WAIT_S = 120.0
 # How readers of the snapshot open it (`cuagym sql`, reports): no file system, network or extension
 # beyond the database file itself, no scans of Python variables, and settings that no statement can
 # change back (SET and RESET fail once the configuration is locked).

@@ -14,6 +14,7 @@ import pytest
 
 from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopProvider
+from infra.settings import PROJECT_ROOT
 from tasks.rollout.runner import Episode, run_episode
 from tasks.rollout.scripted import ScriptedPolicy
 from tests.desktop import conftest as desktop_fixtures
@@ -71,3 +72,24 @@ def teach(provider: DesktopProvider, families, out: Path, family_id: str, seed: 
     finally:
         desktop.close()
     return taught
+
+
+def smoke_of_kinds(*kinds: str) -> list[str]:
+    """The smoke families (tasks/quality/teachers.smoke_teachers) of the apps whose teacher kind is one
+    of `kinds`."""
+    from skills.kit import load_families
+    from tasks.quality.teachers import smoke_teachers, teacher_kind
+
+    smoke = smoke_teachers(load_families(PROJECT_ROOT / "skills"))
+    return sorted(fid for app, fid in smoke.items() if teacher_kind(app) in kinds)
+
+
+def assert_teacher_solves(provider: DesktopProvider, families, out: Path, family_id: str) -> None:
+    """Seed 0's teacher run as the dataset would use it: reward exactly 1.0 from the bundle's own
+    reward.py, a success terminate, no failed call, `cursor_before` on every step."""
+    trajectory = teach(provider, families, out, family_id, 0).episode.trajectory
+    failed = [(s.step, s.action, s.error) for s in trajectory.steps if not s.ok]
+    assert not failed, failed
+    assert trajectory.reward == 1.0, (trajectory.reward, trajectory.reward_error)
+    assert trajectory.terminated and trajectory.status == "success"
+    assert all(s.cursor_before is not None for s in trajectory.steps)
