@@ -20,7 +20,7 @@ from tasks.taxonomy import load_taxonomies
 from .conftest import SKILLS
 
 FAMILIES = load_families(SKILLS)
-ALLOWED_IMPORTS = {"openpyxl", "docx", "pptx", "pypdf", "requests"}
+ALLOWED_IMPORTS = {"openpyxl", "docx", "pptx", "pypdf", "requests", "PIL"}  # infra/guest-requirements.txt
 SEEDS = (0,)  # seeds 1.. run in the quality flow (flows/quality.py)
 
 
