@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     code_server_dir: Path = Field(
         default=PROJECT_ROOT / "var" / "code-server", description="code-server and Node 24 (real VS Code)"
     )
+    app_seeds_dir: Path = Field(
+        default=PROJECT_ROOT / "var" / "app-seeds",
+        description="apps' first-start profiles (infra/app_seeds.py)",
+    )
 
     @property
     def guest_venv_path(self) -> Path:

@@ -23,13 +23,15 @@ def desktop() -> None:
 @click.option("--quiet", is_flag=True, help="Print nothing when everything is already in place.")
 @handle_errors
 def setup(quiet: bool) -> None:
-    """Build the desktop's Python (server libraries, pyautogui, the guest libraries) and install real
-    VS Code (code-server and its Node 24, from the npm registry) if they are missing.
+    """Build the desktop's Python (server libraries, pyautogui, the guest libraries), install real
+    VS Code (code-server and its Node 24, from the npm registry) and build the apps' first-start
+    profiles (GIMP's plug-in registry; infra/app_seeds.py) if they are missing.
 
     Example:
 
         cuagym desktop setup
     """
+    from infra.app_seeds import app_seeds_ready, ensure_app_seeds
     from infra.code_server import code_server_ready, ensure_code_server
     from infra.desktop_venv import desktop_python_ready, ensure_desktop_python
 
@@ -44,6 +46,11 @@ def setup(quiet: bool) -> None:
     ensure_code_server(code_server)
     if not (quiet and was_ready):
         console.print(f"VS Code (code-server) ready at {code_server}")
+    seeds = settings.app_seeds_dir
+    was_ready = app_seeds_ready(seeds)
+    ensure_app_seeds(seeds)
+    if not (quiet and was_ready):
+        console.print(f"apps' first-start profiles ready at {seeds}")
 
 
 @desktop.command("serve")

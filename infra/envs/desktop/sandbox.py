@@ -31,6 +31,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from infra import apps
+from infra.app_seeds import GUEST_APP_SEEDS, installed_seeds
 from infra.code_server import installed_root
 from infra.envs.local import GUEST_HUB_PORT, HUB_ROUTE, HUB_ROUTE_SOURCE
 from infra.errors import DesktopStartError, SandboxUnavailableError
@@ -213,6 +214,8 @@ class DesktopSandbox:
         binds += [Bind(Path(p), p) for p in (*_HOST_SHARED, *apps.host_paths()) if Path(p).exists()]
         if (code_server := installed_root()) is not None:  # real VS Code (infra/code_server.py), when set up
             binds.append(Bind(code_server, GUEST_CODE_SERVER))
+        if (seeds := installed_seeds()) is not None:  # apps' first-start profiles (infra/app_seeds.py)
+            binds.append(Bind(seeds, GUEST_APP_SEEDS))
         if self.hub_socket is not None:
             binds += [Bind(self.hub_socket, GUEST_HUB_SOCKET), Bind(HUB_ROUTE_SOURCE, HUB_ROUTE)]
         return binds

@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Mapping
 from pathlib import Path
 
+from infra.app_seeds import GUEST_APP_SEEDS, installed_seeds
 from infra.code_server import installed_root
 from infra.envs.desktop.sandbox import (
     GUEST_CODE_SERVER,
@@ -107,6 +108,8 @@ class ContainerSession:
             mounts.append(Mount(GUEST_HUB_SOCKET, str(self.hub_socket), type="bind", read_only=True))
         if (code_server := installed_root()) is not None:  # real VS Code, as the sandboxes bind it
             mounts.append(Mount(GUEST_CODE_SERVER, str(code_server), type="bind", read_only=True))
+        if (seeds := installed_seeds()) is not None:
+            mounts.append(Mount(GUEST_APP_SEEDS, str(seeds), type="bind", read_only=True))
         return mounts
 
     def launch(self) -> None:
