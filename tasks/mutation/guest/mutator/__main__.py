@@ -14,12 +14,19 @@ import sys
 import zipfile
 from pathlib import Path
 
-from mutator import jsonc, sqlite
+from mutator import bookmarks, images, jsonc, mbox, mozprefs, msgfilters, playlists, sqlite, textlines, vlcrc
 from mutator.core import Homes, build, corruption_mutants, partial_reverts, select
 from mutator.files import file_corruptions, file_units
 
 # suffix -> module with units(rel, initial, golden) and corruptions(rel, initial, golden)
 HANDLERS = {suffix: jsonc for suffix in jsonc.SUFFIXES}
+HANDLERS.update({suffix: bookmarks for suffix in bookmarks.SUFFIXES})  # Chromium's Bookmarks: per node
+HANDLERS.update(
+    {suffix: module for module in (mozprefs, msgfilters) for suffix in module.SUFFIXES}
+)  # Thunderbird
+HANDLERS.update({suffix: images for suffix in images.SUFFIXES})  # raster images (GIMP's exports)
+HANDLERS.update({suffix: module for module in (vlcrc, playlists) for suffix in module.SUFFIXES})  # VLC
+HANDLERS.update({suffix: textlines for suffix in textlines.SUFFIXES})  # dotfiles, text and CSV reports
 for name in ("sheets", "docs", "decks"):  # office kinds, when their handler module is present
     try:
         module = __import__(f"mutator.{name}", fromlist=["SUFFIXES"])
@@ -45,6 +52,8 @@ def _handler(rel: str, homes: Homes | None = None):
     databases = found is None and homes is not None
     if databases and any(sqlite.is_database(home / rel) for home in (homes.golden, homes.initial)):
         return sqlite
+    if databases and any(mbox.is_mbox(home / rel) for home in (homes.golden, homes.initial)):
+        return mbox  # a mail folder (Thunderbird's have no suffix), by its content
     return found
 
 
