@@ -17,7 +17,8 @@ _BASE = [
     ("editor.fontSize", [12, 13, 14, 15, 16], None),
     (
         "workbench.colorTheme",
-        ["Default Dark Modern", "Default Light Modern", "Solarized Dark", "Monokai", "Quiet Light"],
+        # the theme ids of Code 1.139: it renames "Default Dark Modern" to "Dark Modern" in the file on start
+        ["Dark Modern", "Light Modern", "Solarized Dark", "Monokai", "Quiet Light"],
         "picked after the last update",
     ),
     ("editor.minimap.enabled", False, "minimap wastes space on the laptop screen"),

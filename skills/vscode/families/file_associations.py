@@ -75,25 +75,17 @@ def reward(P):
 
 
 def demonstrate(P, screen):
-    """No VS Code here: open the user settings.json in nano from the terminal, type the new patterns
-    right after the `"files.associations": {` line (each with a comma, the old ones follow), and cut
-    the line of a pattern already mapped to a wrong language (JSONC forgives the comma left before it)."""
-    import json
+    """Preferences: Open User Settings (JSON) from the Command Palette; delete the line of a pattern
+    already mapped to a wrong language, type the new patterns right after `"files.associations": {`
+    (each with a comma: the old ones follow), save with ctrl+s."""
+    from skills.vscode.families import _gui
 
-    path = "~/" + P["settings_path"]
-    entries = "".join(f"\n        {json.dumps(p)}: {json.dumps(lang)}," for p, lang, _ in P["targets"])
-    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
-    yield [{"action": "type", "text": f"cat {path}\n"}]
-    yield [{"action": "type", "text": f"nano {path}\n"}, {"action": "wait", "time": 1.5}]
-    yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": '"files.associations": {\n'}]
-    yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": entries}]
-    if P["stale"]:  # searched from after the new lines, so this finds the old mapping
-        yield [
-            {"action": "key", "keys": ["ctrl", "w"]},
-            {"action": "type", "text": json.dumps(P["stale"]) + ":\n"},
-        ]
-        yield [{"action": "key", "keys": ["ctrl", "k"]}]  # cut the whole line
-    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
-    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "type", "text": f"cat {path}\n"}, {"action": "wait", "time": 0.5}]
+    screen = _gui.steady(screen)
+
+    _gui.ready(screen)
+    yield from _gui.command(screen, "Preferences: Open User Settings (JSON)", opens="settings.json")
+    if P["stale"]:
+        yield from _gui.delete_line_of(screen, f'"{P["stale"]}": ')
+    yield from _gui.after(screen, '"files.associations": {')
+    yield _gui.type_json(" " + _gui.pairs({p: lang for p, lang, _ in P["targets"]}))
+    yield from _gui.save(screen)

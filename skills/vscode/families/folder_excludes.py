@@ -99,30 +99,26 @@ def reward(P):
 
 
 def demonstrate(P, screen):
-    """No VS Code here: open the project's .vscode/settings.json in nano from the terminal. New keys
-    go right after the object's opening `{` (each with a comma, the old settings follow); a
-    files.exclude the project already has gets the new globs right after its own `{`."""
+    """File: Open File... the project's .vscode/settings.json; add the hidden folders to its
+    files.exclude (right after its `{` when it has one, else as a new key) and a search.exclude
+    right after the settings object's `{`; save with ctrl+s."""
     import json
-    import shlex
 
-    def table(key, patterns):
-        lines = [f"        {json.dumps(p)}: true," for p in patterns]
-        return f"    {json.dumps(key)}: {{\n" + "\n".join(lines) + "\n    },\n"
+    from skills.vscode.families import _gui
 
-    hidden = ["**/" + name for name in P["hide"]]
+    screen = _gui.steady(screen)
+
+    hidden = dict.fromkeys(["**/" + name for name in P["hide"]], True)
+    unsearched = dict.fromkeys(P["nosearch"], True)
     has_files_exclude = any(key == "files.exclude" for key, _, _ in P["folder_entries"])
-    new_keys = table("search.exclude", P["nosearch"])
-    new_keys = new_keys if has_files_exclude else table("files.exclude", hidden) + new_keys
-    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
-    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['project'])} && cat .vscode/settings.json\n"}]
-    yield [{"action": "type", "text": "nano .vscode/settings.json\n"}, {"action": "wait", "time": 1.5}]
-    yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": "{\n"}]  # the object's start
-    yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": "\n" + new_keys.rstrip("\n")}]
+    _gui.ready(screen)
+    yield from _gui.open_file(screen, f"/home/user/{P['project']}/.vscode/settings.json")
     if has_files_exclude:
-        globs = "\n".join(f"        {json.dumps(p)}: true," for p in hidden)
-        yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": '"files.exclude": {\n'}]
-        yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": "\n" + globs}]
-    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
-    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "type", "text": "cat .vscode/settings.json\n"}, {"action": "wait", "time": 0.5}]
+        yield from _gui.after(screen, '"files.exclude": {')
+        yield _gui.type_json(" " + _gui.pairs(hidden))
+        new_keys = {"search.exclude": unsearched}
+    else:
+        new_keys = {"files.exclude": hidden, "search.exclude": unsearched}
+    yield from _gui.after(screen, "{")  # the settings object's own brace, on the line after the header
+    yield _gui.type_json(" " + "".join(f"{json.dumps(k)}: {json.dumps(v)}, " for k, v in new_keys.items()))
+    yield from _gui.save(screen)

@@ -89,22 +89,19 @@ def reward(P):
 
 
 def demonstrate(P, screen):
-    """No VS Code here: open keybindings.json in nano from the terminal, put the cursor after the
-    array's `[`, type the new bindings (each with a comma, the old ones follow), save and exit."""
+    """Preferences: Open Keyboard Shortcuts (JSON) from the Command Palette, then, right after the
+    array's `[`, type the new rules (each with a comma: the old ones follow) and the `-command` rule
+    that removes the default binding; save with ctrl+s."""
     import json
 
-    def binding(key, command, when=None):
-        lines = [f'        "key": {json.dumps(key)}', f'        "command": {json.dumps(command)}']
-        lines += [f'        "when": {json.dumps(when)}'] if when else []
-        return "    {\n" + ",\n".join(lines) + "\n    },\n"
+    from skills.vscode.families import _gui
 
-    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
-    yield [{"action": "type", "text": f"nano ~/{P['path']}\n"}, {"action": "wait", "time": 1.5}]
-    yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": "[\n"}]  # find the array
-    added = [binding(key, command, when) for key, command, when, _ in P["adds"]]
-    added.append(binding(P["remove"][0], "-" + P["remove"][1]))  # a "-" command removes a default binding
-    yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": "\n" + "".join(added).rstrip("\n")}]
-    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
-    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "type", "text": f"cat ~/{P['path']}\n"}, {"action": "wait", "time": 0.5}]
+    screen = _gui.steady(screen)
+
+    rules = [{"key": k, "command": c, **({"when": w} if w else {})} for k, c, w, _ in P["adds"]]
+    rules.append({"key": P["remove"][0], "command": "-" + P["remove"][1]})  # "-": remove a default binding
+    _gui.ready(screen)
+    yield from _gui.command(screen, "Preferences: Open Keyboard Shortcuts (JSON)", opens="keybindings.json")
+    yield from _gui.after(screen, "[")
+    yield _gui.type_json(" " + "".join(json.dumps(rule) + ", " for rule in rules))
+    yield from _gui.save(screen)

@@ -97,3 +97,26 @@ def reward(P):
         @component(f"{block_key} sets {key}", round(1.0 / len(P["targets"]), 4))
         def in_block(key=key, value=value):
             return key in block() and same_value(block()[key], value)
+
+
+def demonstrate(P, screen):
+    """Preferences: Open User Settings (JSON) from the Command Palette; type the settings into the
+    language's block (right after its `{` when the file has one, else a new `"[lang]": {...}` key right
+    after the settings object's `{`); save with ctrl+s."""
+    import json
+
+    from skills.vscode.families import _gui
+
+    screen = _gui.steady(screen)
+
+    block_key = "[" + P["lang"] + "]"
+    values = dict(P["targets"])
+    _gui.ready(screen)
+    yield from _gui.command(screen, "Preferences: Open User Settings (JSON)", opens="settings.json")
+    if P["block_keep"]:
+        yield from _gui.after(screen, json.dumps(block_key) + ": {")
+        yield _gui.type_json(" " + _gui.pairs(values))
+    else:
+        yield from _gui.after(screen, "{")
+        yield _gui.type_json(f" {json.dumps(block_key)}: {json.dumps(values)}, ")
+    yield from _gui.save(screen)

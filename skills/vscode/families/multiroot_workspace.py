@@ -112,29 +112,18 @@ def reward(P):
 
 
 def demonstrate(P, screen):
-    """No VS Code here: write the .code-workspace file (what File > Save Workspace As writes) in nano
-    from the terminal: folders with paths relative to it, one display name, settings, recommendations."""
+    """A new editor (ctrl+n) holding the workspace document (what File > Save Workspace As writes:
+    folders relative to it, one display name, settings, recommendations), saved with ctrl+s as the
+    .code-workspace file next to the folders."""
     import json
-    import shlex
 
-    def indented(value):  # a JSON value at the object's second level, as VS Code indents it
-        return json.dumps(value, indent=4).replace("\n", "\n    ")
+    from skills.vscode.families import _gui
+
+    screen = _gui.steady(screen)
 
     folders = [{"path": path, **({"name": name} if name else {})} for path, name in P["folders"]]
     settings = dict(P["settings"])  # draw() never repeats a key
     workspace = {"folders": folders, "settings": settings, "extensions": {"recommendations": P["recommend"]}}
-    body = ",\n".join(f"    {json.dumps(key)}: {indented(value)}" for key, value in workspace.items())
-    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
-    yield [{"action": "type", "text": f"cd ~/{shlex.quote(P['root'])} && ls -la\n"}]
-    yield [
-        {"action": "type", "text": f"nano {shlex.quote(P['workspace'])}\n"},
-        {"action": "wait", "time": 1.5},
-    ]
-    yield [{"action": "type", "text": "{\n" + body + "\n}"}]
-    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
-    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
-    yield [
-        {"action": "type", "text": f"cat {shlex.quote(P['workspace'])}\n"},
-        {"action": "wait", "time": 0.5},
-    ]
+    _gui.ready(screen)
+    yield from _gui.new_file(screen, json.dumps(workspace))
+    yield from _gui.save_as(screen, f"/home/user/{P['root']}/{P['workspace']}")

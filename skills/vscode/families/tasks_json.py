@@ -94,33 +94,27 @@ def reward(P):
 
 
 def demonstrate(P, screen):
-    """No VS Code here: open .vscode/tasks.json in nano from the terminal. A new file gets the whole
-    version-2.0.0 document typed in; an existing one gets the two tasks typed right after the
-    `"tasks": [` line (each with a comma, the task already there follows). Save, exit, show it."""
+    """An existing .vscode/tasks.json is opened with File: Open File... and gets the two tasks right
+    after `"tasks": [` (each with a comma, the task already there follows); otherwise a new editor
+    (ctrl+n) gets the whole version-2.0.0 document and is saved as .vscode/tasks.json (VS Code offers
+    to create the folder)."""
     import json
-    import shlex
+
+    from skills.vscode.families import _gui
+
+    screen = _gui.steady(screen)
 
     def task(label, command, group):
-        fields = {"label": label, "type": "shell", "command": command, "group": group, "problemMatcher": []}
-        body = ",\n".join(f"            {json.dumps(k)}: {json.dumps(v)}" for k, v in fields.items())
-        return "        {\n" + body + "\n        },\n"
+        return {"label": label, "type": "shell", "command": command, "group": group, "problemMatcher": []}
 
-    tasks = task(*P["build"], {"kind": "build", "isDefault": True}) + task(*P["test"], "test")
-    screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
-    yield [
-        {
-            "action": "type",
-            "text": f"cd ~/{shlex.quote(P['project'])} && mkdir -p .vscode && ls -la .vscode\n",
-        }
-    ]
-    yield [{"action": "type", "text": "nano .vscode/tasks.json\n"}, {"action": "wait", "time": 1.5}]
+    tasks = [task(*P["build"], {"kind": "build", "isDefault": True}), task(*P["test"], "test")]
+    path = f"/home/user/{P['project']}/.vscode/tasks.json"
+    _gui.ready(screen)
     if P["existing"]:
-        yield [{"action": "key", "keys": ["ctrl", "w"]}, {"action": "type", "text": '"tasks": [\n'}]
-        yield [{"action": "key", "keys": ["end"]}, {"action": "type", "text": "\n" + tasks.rstrip("\n")}]
+        yield from _gui.open_file(screen, path)
+        yield from _gui.after(screen, '"tasks": [')
+        yield _gui.type_json(" " + "".join(json.dumps(t) + ", " for t in tasks))
+        yield from _gui.save(screen)
     else:
-        yield [{"action": "type", "text": '{\n    "version": "2.0.0",\n    "tasks": [\n'}]
-        yield [{"action": "type", "text": tasks + "    ]\n}"}]
-    yield [{"action": "key", "keys": ["ctrl", "o"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "key", "keys": ["enter"]}, {"action": "wait", "time": 0.5}]  # keep the file name
-    yield [{"action": "key", "keys": ["ctrl", "x"]}, {"action": "wait", "time": 0.5}]
-    yield [{"action": "type", "text": "cat .vscode/tasks.json\n"}, {"action": "wait", "time": 0.5}]
+        yield from _gui.new_file(screen, json.dumps({"version": "2.0.0", "tasks": tasks}))
+        yield from _gui.save_as(screen, path)
