@@ -95,6 +95,9 @@ def _attributes(node, pyatspi) -> tuple[dict[str, str], str]:
 
 def _element(node, depth: int, flag: str | None, pyatspi) -> ET.Element:
     attrs, content = _attributes(node, pyatspi)
+    # AT-SPI answers None for what an app leaves unset (Chromium's action descriptions in VS Code):
+    # ElementTree cannot serialise None, and OSWorld's tree simply omits such attributes.
+    attrs = {key: str(value) for key, value in attrs.items() if value is not None}
     raw_role = node.getRoleName().strip()
     role = (raw_role or "unknown").replace(" ", "-")
     if not flag and raw_role == "document spreadsheet":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from pydantic import ValidationError
@@ -192,3 +193,48 @@ def test_window_and_accessibility_routes_fail_loudly_without_a_session(server):
     # This session never started AT-SPI: a 503 that says so, never an empty tree.
     a11y = server.get("/accessibility", headers=auth)
     assert a11y.status_code == 503 and "accessibility is not running" in a11y.json()["message"]
+
+
+class _Button:
+    """An AT-SPI push button as pyatspi shows it, with its action's description left unset."""
+
+    name = "Run Task"
+
+    def getState(self):  # noqa: N802 (pyatspi's names)
+        return SimpleNamespace(get_states=lambda: [])
+
+    def get_attributes(self):
+        return {"tag": "button"}
+
+    def getRoleName(self):  # noqa: N802
+        return "push button"
+
+    def queryAction(self):  # noqa: N802
+        return SimpleNamespace(
+            nActions=1,
+            getName=lambda i: "press",
+            getDescription=lambda i: None,
+            getKeyBinding=lambda i: "Return",
+        )
+
+    def __getattr__(self, name):  # queryText, queryImage, queryValue, …: not implemented
+        if name.startswith("query"):
+            return _unsupported
+        raise AttributeError(name)
+
+    def __iter__(self):
+        return iter(())
+
+
+def _unsupported():
+    raise NotImplementedError
+
+
+def test_an_accessible_with_unset_action_texts_still_serialises():
+    """VS Code's Chromium leaves action descriptions unset (None over AT-SPI): the tree omits them
+    instead of failing the whole GET /accessibility with a 500."""
+    from infra.desktop_server import a11y
+
+    pyatspi = SimpleNamespace(Registry=SimpleNamespace(getDesktop=lambda i: [_Button()]))
+    xml = a11y.tree_xml(pyatspi)
+    assert '<push-button name="Run Task"' in xml and "press_kb" in xml and "press_desc" not in xml
