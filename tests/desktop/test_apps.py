@@ -37,9 +37,9 @@ def test_app_opens_a_generated_document(desktop, families, tmp_path, family, app
     assert png_size(shot.read_bytes()) == (1920, 1080)
 
 
-@pytest.mark.parametrize("family", ["files.permissions", "vscode.keybindings"])
+@pytest.mark.parametrize("family", ["files.permissions", "files.git_config"])
 def test_a_terminal_task_opens_a_terminal_at_the_home(desktop, families, tmp_path, family):
-    """Files and VS Code tasks have no document to open: the agent gets a terminal, after a reset too."""
+    """Files (OSWorld's os) tasks have no document to open: the agent gets a terminal, after a reset too."""
     bundle = export_bundle(families, family, 0, tmp_path / "final")
     assert desktop.setup_from_config(bundle / "config.json", timeout_s=240) == []
     assert desktop.window_titles() == ["Terminal"]

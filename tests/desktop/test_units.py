@@ -86,9 +86,10 @@ def test_task_documents_prefers_the_desktop_and_skips_hidden(tmp_path):
     assert task_documents(home, ["vscode"]) == []
 
 
-def test_files_and_vscode_tasks_are_worked_from_a_terminal():
-    assert task_terminal(["os"]) and task_terminal(["vscode"]) and task_terminal(["chrome", "terminal"])
+def test_files_tasks_are_worked_from_a_terminal_and_vscode_ones_in_vs_code():
+    assert task_terminal(["os"]) and task_terminal(["chrome", "terminal"])
     assert not task_terminal(["libreoffice_calc"]) and not task_terminal(["chrome"])
+    assert not task_terminal(["vscode"])  # real VS Code, a program app (skills/vscode/app.yaml)
 
 
 @pytest.fixture
