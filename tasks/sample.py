@@ -160,7 +160,24 @@ class Sampler:
             for app in c.family.apps:
                 room[app] += max(free, 0)
         total = sum(room.values()) / 2  # each cross-app spec is counted for (at least) two apps
-        return Counter({app: math.ceil(owed * n / total) for app, n in room.items()}) if total else Counter()
+        if not total:
+            return Counter()
+        reserved = Counter({app: math.ceil(owed * n / total) for app, n in room.items()})
+        # Apps every cross-app spec must go through (a few apps — files, writer — cover every cross-app
+        # family): their slots are the cross-app quota's bottleneck, so they keep all it still needs.
+        for app in self._cross_cover():
+            reserved[app] = max(reserved[app], min(owed, self.plan.max_per_app - self.batch.app[app]))
+        return reserved
+
+    def _cross_cover(self) -> list[str]:
+        """A small set of apps that every cross-app family involves (greedy set cover)."""
+        left = [set(f.apps) for f in self.families.values() if len(f.apps) > 1]
+        cover: list[str] = []
+        while left:
+            app = max(sorted({a for apps in left for a in apps}), key=lambda a: sum(a in apps for apps in left))
+            cover.append(app)
+            left = [apps for apps in left if app not in apps]
+        return cover
 
     def _allowed(self, c: Candidate, *, forcing: bool, reserved: Counter) -> bool:
         b, p = self.batch, self.plan

@@ -70,7 +70,7 @@ def test_serve_sets_up_a_bundle_and_stops_on_ctrl_c(tmp_path, families, desktop_
     finally:
         proc.send_signal(signal.SIGINT)
         try:  # communicate drains both pipes: a child blocked writing to a full pipe never exits
-            _, stderr = proc.communicate(timeout=60)
+            _, stderr = proc.communicate(timeout=120)
         finally:
             if proc.poll() is None:
                 proc.kill()

@@ -5,13 +5,12 @@ The book is abook.sqlite (Thunderbird's schema 4: each card's vCard in propertie
 list_cards for mailing lists), read after Thunderbird exited (it leaves a WAL beside it)."""
 
 from skills.kit.guest.rewardkit import component, precondition
-from skills.kit.guest.thunderbird import (
+from skills.kit.guest.thunderbird import tb_folders_intact, tb_write_profile
+from skills.kit.guest.thunderbird_contacts import (
     tb_add_contact,
     tb_add_list,
-    tb_folders_intact,
     tb_read_address_book,
     tb_write_address_book,
-    tb_write_profile,
 )
 from skills.kit.teach import click
 from skills.thunderbird.families._gui import named_item, open_address_book

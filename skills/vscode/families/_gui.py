@@ -28,35 +28,6 @@ from skills.kit.teach import click
 PALETTE = "Type the name of a command to run."
 
 
-def steady(screen):
-    """`screen` whose reads of the accessibility tree are retried: VS Code's tree sometimes holds a node
-    the desktop's reader cannot serialise for a moment (HTTP 500, "cannot serialize None"); a person
-    just looks again."""
-    import time
-
-    from infra.errors import DesktopServerError
-    from tasks.rollout.scripted import TeacherScreen
-
-    class Steady:
-        find = TeacherScreen.find
-        wait_until = TeacherScreen.wait_until
-        has_window = TeacherScreen.has_window
-
-        def __getattr__(self, name):
-            return getattr(screen, name)
-
-        def elements(self, match=None):
-            for attempt in range(5):
-                try:
-                    return screen.elements(match)
-                except DesktopServerError:
-                    if attempt == 4:
-                        raise
-                    time.sleep(0.5)
-
-    return Steady()
-
-
 def ready(screen):
     """Wait for VS Code's window and its workbench (the Explorer's activity tab)."""
     screen.wait_until(lambda: screen.has_window(" - code-server"), timeout_s=180, what="VS Code's window")

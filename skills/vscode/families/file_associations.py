@@ -80,8 +80,6 @@ def demonstrate(P, screen):
     (each with a comma: the old ones follow), save with ctrl+s."""
     from skills.vscode.families import _gui
 
-    screen = _gui.steady(screen)
-
     _gui.ready(screen)
     yield from _gui.command(screen, "Preferences: Open User Settings (JSON)", opens="settings.json")
     if P["stale"]:

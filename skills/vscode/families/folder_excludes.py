@@ -106,8 +106,6 @@ def demonstrate(P, screen):
 
     from skills.vscode.families import _gui
 
-    screen = _gui.steady(screen)
-
     hidden = dict.fromkeys(["**/" + name for name in P["hide"]], True)
     unsearched = dict.fromkeys(P["nosearch"], True)
     has_files_exclude = any(key == "files.exclude" for key, _, _ in P["folder_entries"])

@@ -96,8 +96,6 @@ def demonstrate(P, screen):
 
     from skills.vscode.families import _gui
 
-    screen = _gui.steady(screen)
-
     rules = [{"key": k, "command": c, **({"when": w} if w else {})} for k, c, w, _ in P["adds"]]
     rules.append({"key": P["remove"][0], "command": "-" + P["remove"][1]})  # "-": remove a default binding
     _gui.ready(screen)

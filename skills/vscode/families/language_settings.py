@@ -107,8 +107,6 @@ def demonstrate(P, screen):
 
     from skills.vscode.families import _gui
 
-    screen = _gui.steady(screen)
-
     block_key = "[" + P["lang"] + "]"
     values = dict(P["targets"])
     _gui.ready(screen)

@@ -119,8 +119,6 @@ def demonstrate(P, screen):
 
     from skills.vscode.families import _gui
 
-    screen = _gui.steady(screen)
-
     folders = [{"path": path, **({"name": name} if name else {})} for path, name in P["folders"]]
     settings = dict(P["settings"])  # draw() never repeats a key
     workspace = {"folders": folders, "settings": settings, "extensions": {"recommendations": P["recommend"]}}

@@ -123,8 +123,6 @@ def demonstrate(P, screen):
 
     from skills.vscode.families import _gui
 
-    screen = _gui.steady(screen)
-
     root = f"/home/user/{P['project']}"
     screen.wait_until(lambda: screen.has_window("Terminal"), what="the terminal")
     _gui.ready(screen)

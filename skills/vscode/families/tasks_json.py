@@ -102,8 +102,6 @@ def demonstrate(P, screen):
 
     from skills.vscode.families import _gui
 
-    screen = _gui.steady(screen)
-
     def task(label, command, group):
         return {"label": label, "type": "shell", "command": command, "group": group, "problemMatcher": []}
 
