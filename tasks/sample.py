@@ -174,7 +174,9 @@ class Sampler:
         left = [set(f.apps) for f in self.families.values() if len(f.apps) > 1]
         cover: list[str] = []
         while left:
-            app = max(sorted({a for apps in left for a in apps}), key=lambda a: sum(a in apps for apps in left))
+            app = max(
+                sorted({a for apps in left for a in apps}), key=lambda a: sum(a in apps for apps in left)
+            )
             cover.append(app)
             left = [apps for apps in left if app not in apps]
         return cover
