@@ -15,7 +15,8 @@ from infra.settings import PROJECT_ROOT
 from tests.desktop import conftest as desktop_fixtures
 
 desktop_python = desktop_fixtures.desktop_python  # the desktop fixture, found by name
-pytestmark = pytest.mark.slow
+# Six minutes of the suite's thirty: it runs in `make test-learning` (docs/training.md), not `make test`.
+pytestmark = [pytest.mark.slow, pytest.mark.learning]
 FAMILY = "files.bin_scripts"
 
 
