@@ -149,8 +149,11 @@ def test_the_declarations_keep_the_osworld_names_and_the_hub_packages():
         "vscode": "vscode",
         "files": "os",
     }
+    # a web app is a hand-written package or an engine app's definition, never both
     packages = {p.parent.name for p in (PROJECT_ROOT / "infra/hub/apps").glob("*/__init__.py")}
-    assert set(apps.web_apps()) == packages
+    defined = {p.parent.name for p in (PROJECT_ROOT / "infra/hub/apps").glob("*/definition.yaml")}
+    assert not packages & defined
+    assert set(apps.web_apps()) == packages | defined
     assert all(apps.osworld_name(a) == "chrome" and apps.route(a) == f"/{a}/" for a in apps.web_apps())
     assert set(apps.all_apps()) == {p.parent.name for p in (PROJECT_ROOT / "skills").glob("*/taxonomy.yaml")}
 

@@ -85,3 +85,35 @@ def _check_port_free(host: str, port: int) -> None:
                 f"cannot bind {host}:{port}: {exc.strerror}",
                 hint="check --host (an address of this machine) and --port",
             ) from None
+
+
+@hub.command("docs")
+@click.argument("apps", nargs=-1, metavar="[APP]...")
+@click.option("--check", is_flag=True, help="Write nothing; fail if a document is out of date.")
+@handle_errors
+def docs(apps: tuple[str, ...], check: bool) -> None:
+    """Write an engine app's SCHEMA.md and SKILL.md from its definition.
+
+    SCHEMA.md goes beside the definition, SKILL.md in skills/<app>/ (its "App notes" section, the
+    app's own knowledge, is kept). Without APP: every engine app.
+
+    Example:
+
+        cuagym hub docs deskly
+    """
+    from infra.hub.engine.docs_files import engine_apps, write_docs
+
+    names = apps or engine_apps()
+    table = Table(title="engine app documents", show_edge=False)
+    for column in ("app", "document", "state"):
+        table.add_column(column)
+    stale = []
+    for name in names:
+        for path, state in write_docs(name, check=check):
+            table.add_row(name, str(path), state)
+            stale += [path] if state == "stale" else []
+    console.print(table)
+    if stale:
+        raise ConfigError(
+            f"{len(stale)} document(s) out of date", hint="run `cuagym hub docs` and commit them"
+        )

@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 SHARED_STATIC = Path(__file__).parent / "static"
 
 
-def create_app(settings: HubSettings) -> FastAPI:
+def create_app(settings: HubSettings, apps: list[MockApp] | None = None) -> FastAPI:
     """Build the hub for `settings` (apps are imported and their seeds checked now; sessions are
     opened in the lifespan, so the data dir is touched only when the server starts).
 
@@ -55,8 +55,11 @@ def create_app(settings: HubSettings) -> FastAPI:
 
         app = create_app(HubSettings(apps=["chat"], data_dir=tmp_path))
         uvicorn.run(app, host="127.0.0.1", port=8400)
+
+    `apps` hosts these apps instead of `settings.apps` (an app definition not yet declared, such as
+    the one `cuagym hub synth-app` is checking).
     """
-    apps = load_mock_apps(settings.apps)
+    apps = load_mock_apps(settings.apps) if apps is None else apps
     routes = RouteTable(route_dir(settings))
     app = FastAPI(
         title="cuagym mock hub",

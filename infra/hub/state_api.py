@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import orjson
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
 from infra.hub.errors import BadRequestError, ForbiddenError, UnsupportedMediaTypeError
@@ -245,6 +245,8 @@ def build_state_router(app: MockApp) -> APIRouter:
     @router.get("/", include_in_schema=False)
     async def index() -> Response:
         # no-cache: the UI is edited in place and must never mix old and new modules.
+        if app.index_html is not None:
+            return HTMLResponse(app.index_html, headers={"Cache-Control": "no-cache"})
         return FileResponse(app.static_dir / "index.html", headers={"Cache-Control": "no-cache"})
 
     return router

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from infra.hub.engine import app_folder
 from infra.hub.registry import load_mock_apps
 from infra.hub.settings import ALL_APPS
 
@@ -27,7 +28,7 @@ def test_seed_is_deterministic_json_that_fits_the_schema(name):
 
 @pytest.mark.parametrize("name", ALL_APPS)
 def test_schema_doc_lists_fields_and_observable_changes(name):
-    doc = (APPS[name].static_dir.parent / "SCHEMA.md").read_text()
+    doc = (app_folder(name) / "SCHEMA.md").read_text()
     assert "## Observable state changes" in doc
     for key in APPS[name].model.model_fields:
         assert f"`{key}" in doc, f"{name}/SCHEMA.md does not document top-level key {key!r}"
@@ -36,8 +37,9 @@ def test_schema_doc_lists_fields_and_observable_changes(name):
 @pytest.mark.parametrize("name", ALL_APPS)
 def test_ui_is_plain_es_modules_with_relative_imports(name):
     static = APPS[name].static_dir
-    assert 'type="module"' in (static / "index.html").read_text()
-    for module in static.glob("*.js"):
+    page = APPS[name].index_html or (static / "index.html").read_text()  # engine apps generate theirs
+    assert 'type="module"' in page
+    for module in static.rglob("*.js"):
         for spec in IMPORT.findall(module.read_text()):
             assert spec.startswith(("./", "../")) and spec.endswith(".js"), f"{module.name} imports {spec!r}"
 
