@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from infra.errors import ConfigError
 
-ROLES = ("task_writer", "generator", "discriminator", "critic", "judge")
+ROLES = ("task_writer", "generator", "discriminator", "critic", "judge", "app_writer", "app_reviewer")
 ENV_PREFIX = "CUAGYM_LLM_"
 
 

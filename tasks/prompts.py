@@ -19,6 +19,8 @@ ROLE_TEMPLATES = {
     "discriminator": "discriminator.md.j2",
     "critic": "critic.md.j2",
     "judge": "judge.md.j2",
+    "app_writer": "app_writer.md.j2",
+    "app_reviewer": "app_reviewer.md.j2",
 }
 
 

@@ -117,3 +117,109 @@ def docs(apps: tuple[str, ...], check: bool) -> None:
         raise ConfigError(
             f"{len(stale)} document(s) out of date", hint="run `cuagym hub docs` and commit them"
         )
+
+
+@hub.command("synth-app")
+@click.option(
+    "--like",
+    "description",
+    required=True,
+    help='What the app is, e.g. "a help desk with tickets, SLAs and macros".',
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["procedural", "llm"]),
+    default="procedural",
+    show_default=True,
+    help="procedural: composed from archetypes and entity pools (no model); llm: written by a model.",
+)
+@click.option("--name", default=None, help="The app's URL name (default: from its generated brand).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Procedural backend: which composition.")
+@click.option(
+    "--rounds", type=click.IntRange(1, 5), default=5, show_default=True, help="LLM backend: most rounds."
+)
+@click.option(
+    "--model", default=None, help="LLM backend: litellm model of both roles (or CUAGYM_LLM_* / --llm-config)."
+)
+@click.option("--api-base", default=None, help="LLM backend: an OpenAI-compatible server's URL.")
+@click.option(
+    "--llm-config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Per-role LLM settings file.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where accepted apps go (default var/apps; the hub hosts apps from there).",
+)
+@handle_errors
+def synth_app(
+    description: str,
+    backend: str,
+    name: str | None,
+    seed: int,
+    rounds: int,
+    model: str | None,
+    api_base: str | None,
+    llm_config: Path | None,
+    out: Path | None,
+) -> None:
+    """Synthesize a new web app definition from a short description, and accept it only when it
+    validates, the state contract holds on it and a real Chromium renders every view.
+
+    Writes <out>/<name>/ (definition.yaml, SCHEMA.md, synthesis.json with every round, a screenshot
+    per view). Exits 1 when no round was accepted, with each round's problems.
+
+    Example:
+
+        cuagym hub synth-app --like "a help desk with tickets, SLAs and macros"
+        cuagym hub synth-app --like "a clinic's appointment book" --backend llm --model openai/gpt-4o
+    """
+    from infra.settings import get_settings
+    from tasks.app_synthesis import save_app, synthesize_procedural, write_with_llm
+
+    out = out or get_settings().var_dir / "apps"
+    shots = out / "_screenshots"
+    with console.status(f"synthesizing an app like {description!r} ({backend})"):
+        if backend == "procedural":
+            result = synthesize_procedural(description, seed=seed, name=name, screenshot_dir=shots)
+        else:
+            writer, reviewer = _app_llm_clients(model, api_base, llm_config)
+            result = write_with_llm(
+                writer, description, name=name, rounds=rounds, reviewer=reviewer, screenshot_dir=shots
+            )
+    table = Table(title=f"synth-app: {description}", show_edge=False)
+    for column in ("round", "validates", "state contract", "renders in Chromium", "review", "problems"):
+        table.add_column(column)
+    for r in result.rounds:
+        table.add_row(
+            str(r.number),
+            *(r.checks.get(c, "not run") for c in ("validates", "state contract", "renders in Chromium")),
+            r.review,
+            "; ".join(r.problems)[:300] or "-",
+        )
+    console.print(table)
+    if not result.accepted:
+        raise ConfigError(
+            f"no definition was accepted in {len(result.rounds)} round(s)",
+            hint="read each round's problems above; a clearer --like, another --seed or a stronger model helps",
+        )
+    folder = save_app(result, description, out, backend)
+    d = result.definition
+    console.print(
+        f"accepted [bold]{d.name}[/] ({d.title}): {len(d.entities)} entities, {len(d.views)} views "
+        f"({', '.join(sorted({v.archetype.value for v in d.views}))}), {len(d.actions)} actions -> {folder}"
+    )
+    console.print(f"serve it: cuagym hub serve --apps {d.name}   (open /{d.name}/?sid=S)")
+
+
+def _app_llm_clients(model: str | None, api_base: str | None, llm_config: Path | None):
+    from infra.llm import LLMClient
+    from infra.llm_config import resolve_llm_settings
+
+    settings = resolve_llm_settings(flags={"model": model, "api_base": api_base}, config_path=llm_config)
+    writer = LLMClient(settings.role("app_writer"))
+    reviewer = LLMClient(settings.roles["app_reviewer"]) if "app_reviewer" in settings.roles else None
+    return writer, reviewer

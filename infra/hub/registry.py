@@ -21,7 +21,8 @@ def load_mock_apps(names: list[str] | tuple[str, ...]) -> list[MockApp]:
     """Each named app, in order: built by the app engine from `infra/hub/apps/<name>/definition.yaml`
     where there is one, else `infra.hub.apps.<name>.APP` (a hand-written app). Unknown names raise
     ConfigError."""
-    unknown = [n for n in names if n not in ALL_APPS]
+    # Declared apps, and apps `cuagym hub synth-app` wrote (a definition in their folder, var/apps).
+    unknown = [n for n in names if n not in ALL_APPS and not (app_folder(n) / "definition.yaml").is_file()]
     if unknown:
         raise ConfigError(
             f"unknown hub app(s): {', '.join(unknown)}", hint=f"choose from {', '.join(ALL_APPS)}"

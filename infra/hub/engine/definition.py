@@ -289,6 +289,10 @@ def _view_problems(view: ViewDef, entities: dict[str, EntityDef]):
         yield f"view {view.id!r}: a {view.archetype} needs `group`, an enum field"
     if view.archetype is Archetype.CALENDAR and not view.date:
         yield f"view {view.id!r}: a calendar needs `date`"
+    if view.archetype is Archetype.LEDGER:
+        account = entity.fields.get(str(view.options.get("account")))
+        if account is None or account.type is not FieldType.REF or not view.total:
+            yield f"view {view.id!r}: a ledger needs options.account (a ref field) and `total`"
     for related in view.related:
         other = entities.get(related.entity)
         if other is None or related.via not in other.fields:

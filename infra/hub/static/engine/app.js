@@ -64,7 +64,13 @@ async function renderContent() {
   const content = $(".content");
   const ctx = context();
   const archetype = ctx.view.archetype;
-  modules[archetype] ||= await import(`./views/${archetype}.js`);
+  if (!modules[archetype]) {
+    modules[archetype] = await import(`./views/${archetype}.js`);
+    // An archetype that needs its own look ships views/<archetype>.css and says so (`stylesheet`).
+    if (modules[archetype].stylesheet) {
+      document.head.append(h("link", { rel: "stylesheet", href: `assets/views/${archetype}.css` }));
+    }
+  }
   const scroll = content.scrollTop;
   content.replaceChildren(modules[archetype].render(ctx));
   content.scrollTop = scroll;

@@ -101,7 +101,12 @@ export function control(def, state, entity, key, value, { name = key, onChange }
         value: value ?? "", onkeydown: onEnter,
         onchange: (e) => commit(e.target.value === "" ? null : Math.round(Number(e.target.value) * 100) / 100) });
     case "date":
-      return h("input", { type: "date", name, "aria-label": aria, value: value ?? "", onchange: (e) => commit(e.target.value || null) });
+      // Chromium fires change per typed segment; saving then re-renders the pane and steals focus
+      // mid-date, so a date being typed is saved when the field is left (or Enter).
+      return h("input", { type: "date", name, "aria-label": aria, value: value ?? "",
+        onchange: (e) => { if (document.activeElement !== e.target) commit(e.target.value || null); },
+        onblur: (e) => { if ((e.target.value || null) !== (value ?? null)) commit(e.target.value || null); },
+        onkeydown: (e) => { if (e.key === "Enter") e.target.blur(); } });
     case "datetime":
       return h("input", { type: "datetime-local", name, "aria-label": aria, value: value ? value.slice(0, 16) : "",
         onchange: (e) => commit(e.target.value ? `${e.target.value.slice(0, 16)}:00Z` : null) });
