@@ -21,7 +21,10 @@ guest: $(STAMP)
 	@$(VENV)/bin/cuagym setup --quiet --local-model smollm2-135m
 	@$(VENV)/bin/cuagym desktop setup --quiet
 
+# A new web app synthesized from a description (accepted only if it renders in Chromium and keeps the
+# state contract; the hub then hosts it), then the batch of 24 tuples.
 demo: setup
+	@$(VENV)/bin/cuagym hub synth-app --like "a help desk with tickets, SLAs and macros" --name helpdesk_synth
 	@$(VENV)/bin/cuagym synth --count 24 --seed 0 --workers 2 --teacher-limit 4
 
 # The LLM roles on a real (tiny) model served here for the run: SmolLM2-135M-Instruct from PyPI

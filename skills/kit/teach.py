@@ -9,6 +9,12 @@ to a guest (render.py ships only guest functions).
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
+from infra.errors import ConfigError
+
+_ACTIVE = "{https://accessibility.ubuntu.example.org/ns/state}active"  # a frame's st:active state
+
 
 def click(element) -> dict:
     """A left click on the centre of an accessible node."""
@@ -65,3 +71,24 @@ def save_keeping_format(screen):
     yield [{"action": "key", "keys": ["enter"]}]
     screen.wait_until(lambda: not screen.has_window("Confirm File Format"), what="the save to finish")
     yield [{"action": "wait", "time": 1.0}]  # the file is written after the question closes
+
+
+def chromium_on_top(screen):
+    """Whether a Chromium window is the active one (its frame's st:active state)."""
+    frames = ET.fromstring(screen.accessibility_tree()).iter("frame")
+    return any((f.get("name") or "").endswith(" - Chromium") and f.get(_ACTIVE) == "true" for f in frames)
+
+
+def switch_to_chromium(screen):
+    """alt+tab (the desktop has no taskbar) until Chromium's window is the active one: a cross-app
+    teacher comes back to the browser from the terminal or a document this way."""
+    for attempt in range(3):
+        yield [{"action": "key", "keys": ["alt", "tab"]}]
+        try:
+            screen.wait_until(
+                lambda: chromium_on_top(screen), timeout_s=20, what="Chromium to come to the front"
+            )
+            return
+        except ConfigError:
+            if attempt == 2:
+                raise

@@ -41,10 +41,11 @@ def search(screen, text: str):
     yield [click(box), {"action": "key", "keys": ["ctrl", "a"]}, {"action": "type", "text": text}]
 
 
-def open_record(screen, view: str, title: str):
+def open_record(screen, view: str, title: str, *, query: str | None = None):
     """Open the record named `title` from the list of the view shown (searching for it first, so a
-    long list needs no scrolling), then wait for its detail pane."""
-    yield from search(screen, title)
+    long list needs no scrolling; `query`, e.g. its id, where titles repeat), then wait for its
+    detail pane."""
+    yield from search(screen, query or title)
     link = screen.find(named("link", title), timeout_s=10, what=f"the record {title!r} in the list")
     yield [click(link)]
     screen.wait_until(lambda: showing(screen, title, view), timeout_s=15, what=f"{title!r} to open")

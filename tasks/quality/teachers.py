@@ -22,6 +22,7 @@ from infra.envs.base import EnvRole
 from infra.envs.desktop import DesktopProvider
 from infra.envs.desktop.setup import task_terminal
 from infra.envs.local import WEB_APPS
+from infra.hub.engine import DEFINITION, app_folder
 from skills.kit import Family
 from tasks.export import write_bundle
 from tasks.rollout.runner import run_episode
@@ -31,11 +32,11 @@ SETUP_TIMEOUT_S = 240.0  # LibreOffice's first start on a busy 2-core machine
 
 
 def teacher_kind(app: str) -> str:
-    """How a teacher works `app`: in the browser (web apps), from a terminal (files), in a program the
-    task launches (Chromium, Thunderbird, …), or in the window of the documents it opens (the office
-    apps, GIMP, VLC)."""
+    """How a teacher works `app`: in the browser (web apps; "engine" for those the app engine draws,
+    whose teachers share one vocabulary), from a terminal (files), in a program the task launches
+    (Chromium, Thunderbird, …), or in the window of the documents it opens (the office apps, GIMP, VLC)."""
     if app in WEB_APPS:
-        return "browser"
+        return "engine" if (app_folder(app) / DEFINITION).is_file() else "browser"
     if apps.program(app) is not None:
         return "program"
     return "terminal" if task_terminal([osworld_name(app)]) else "office"

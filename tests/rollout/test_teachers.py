@@ -7,8 +7,9 @@ runs in `cuagym quality` (the nightly `quality` deployment), not here.
 
 Each run is checked the way the dataset would use it: reward exactly 1.0 from the bundle's own
 reward.py, a success terminate, no failed call, and `cursor_before` on every step. The program apps'
-runs (test_program_teachers.py) sit in their own module so that `--dist loadfile` hands them to the
-other worker: the suite grows by one run per app, split over both cores.
+runs (test_program_teachers.py) and the engine apps' (test_engine_teachers_*.py, split in two) sit in
+their own modules so that `--dist loadfile` spreads them over both workers: the suite grows by one run
+per app, split over both cores.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ SMOKE = smoke_teachers(FAMILIES)
 def test_every_app_and_teacher_kind_keeps_a_teacher_run():
     taught_apps = {f.apps[0] for f in FAMILIES.values() if f.teacher is not None}
     assert set(SMOKE) == taught_apps
-    assert {teacher_kind(app) for app in SMOKE} == {"office", "browser", "terminal", "program"}
+    assert {teacher_kind(app) for app in SMOKE} == {"office", "browser", "terminal", "program", "engine"}
     assert all(FAMILIES[fid].apps[0] == app and FAMILIES[fid].teacher for app, fid in SMOKE.items())
 
 

@@ -7,33 +7,8 @@ and links named by their label, entries by their label ("Site URL"), the rows' m
 named "More actions for <item>", menus as menu-items. The window's title is "<page title> - Chromium".
 """
 
-import xml.etree.ElementTree as ET
-
 from infra.errors import ConfigError
-from skills.kit.teach import click, named
-
-_ACTIVE = "{https://accessibility.ubuntu.example.org/ns/state}active"  # a frame's st:active state
-
-
-def chromium_on_top(screen):
-    """Whether a Chromium window is the active one (its frame's st:active state)."""
-    frames = ET.fromstring(screen.accessibility_tree()).iter("frame")
-    return any((f.get("name") or "").endswith(" - Chromium") and f.get(_ACTIVE) == "true" for f in frames)
-
-
-def switch_to_chromium(screen):
-    """alt+tab (the desktop has no taskbar) until Chromium's window is the active one: a cross-app
-    teacher comes back to the browser from the terminal or a document this way."""
-    for attempt in range(3):
-        yield [{"action": "key", "keys": ["alt", "tab"]}]
-        try:
-            screen.wait_until(
-                lambda: chromium_on_top(screen), timeout_s=20, what="Chromium to come to the front"
-            )
-            return
-        except ConfigError:
-            if attempt == 2:
-                raise
+from skills.kit.teach import _ACTIVE, chromium_on_top, click, named, switch_to_chromium  # noqa: F401 - families import them here
 
 
 def open_settings(screen, page, title):
