@@ -102,11 +102,16 @@ export function control(def, state, entity, key, value, { name = key, onChange }
         onchange: (e) => commit(e.target.value === "" ? null : Math.round(Number(e.target.value) * 100) / 100) });
     case "date":
       // Chromium fires change per typed segment; saving then re-renders the pane and steals focus
-      // mid-date, so a date being typed is saved when the field is left (or Enter).
+      // mid-date, so a date is saved when the field is left (or on Enter), never on change.
       return h("input", { type: "date", name, "aria-label": aria, value: value ?? "",
-        onchange: (e) => { if (document.activeElement !== e.target) commit(e.target.value || null); },
-        onblur: (e) => { if ((e.target.value || null) !== (value ?? null)) commit(e.target.value || null); },
-        onkeydown: (e) => { if (e.key === "Enter") e.target.blur(); } });
+        onblur: (e) => {
+          // Moving between the date's own segments blurs it too; only a focus that really left saves.
+          const el = e.target;
+          setTimeout(() => {
+            if (el.isConnected && document.activeElement !== el && (el.value || null) !== (value ?? null)) commit(el.value || null);
+          }, 0);
+        },
+        onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); e.target.blur(); } } });
     case "datetime":
       return h("input", { type: "datetime-local", name, "aria-label": aria, value: value ? value.slice(0, 16) : "",
         onchange: (e) => commit(e.target.value ? `${e.target.value.slice(0, 16)}:00Z` : null) });
@@ -242,7 +247,8 @@ function relatedBlock(ctx, rel, id) {
     rows.map(([rid, r]) => h("article", { class: "related-item", "data-id": rid },
       h("div", { class: "related-meta" }, by && r[by] ? badge(def, s, rel.entity, by, r[by]) : null,
         stamp && r[stamp] ? h("span", { class: "muted" }, display(def, s, rel.entity, stamp, r[stamp])) : null),
-      h("p", {}, String(r[text] ?? "")))));
+      // A title that is a ref (an order line's product) reads as the target's title, not its id.
+      h("p", {}, other.fields[text]?.type === "ref" ? display(def, s, rel.entity, text, r[text]) : String(r[text] ?? "")))));
 }
 
 /** The detail pane of a record: title, actions, a labelled control per field, related records. */
