@@ -22,10 +22,10 @@ guest: $(STAMP)
 	@$(VENV)/bin/cuagym desktop setup --quiet
 
 # A new web app synthesized from a description (accepted only if it renders in Chromium and keeps the
-# state contract; the hub then hosts it), then the batch of 24 tuples.
+# state contract; the hub then hosts it), then the batch of 32 tuples (at least one per app: 29 apps).
 demo: setup
 	@$(VENV)/bin/cuagym hub synth-app --like "a help desk with tickets, SLAs and macros" --name helpdesk_synth
-	@$(VENV)/bin/cuagym synth --count 24 --seed 0 --workers 2 --teacher-limit 4
+	@$(VENV)/bin/cuagym synth --count 32 --seed 0 --workers 2 --teacher-limit 4
 
 # The LLM roles on a real (tiny) model served here for the run: SmolLM2-135M-Instruct from PyPI
 # (docs/synthesis.md: "A real model, no keys"). Its task writer never produced a usable task, so the

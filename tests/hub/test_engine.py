@@ -94,3 +94,13 @@ def test_the_render_check_sees_a_view_that_hides_the_seeded_world():
     hidden = _broken(views__0__columns=["status", "priority"])  # no title column: no ticket is named
     problems = render_check(parse_definition(hidden))
     assert "view 'tickets' shows none of the seeded tickets" in problems
+
+
+@pytest.mark.parametrize("name", engine_apps())
+def test_the_declaration_and_the_definition_agree(name):
+    from infra import apps
+
+    definition = load_definition(APPS_DIR / name / "definition.yaml")
+    declared = apps.registry()[name]
+    assert declared.title == definition.title, "skills/<app>/app.yaml's title is the page's title"
+    assert apps.route(name) == f"/{definition.name}/"

@@ -8,7 +8,7 @@ named "More actions for <item>", menus as menu-items. The window's title is "<pa
 """
 
 from infra.errors import ConfigError
-from skills.kit.teach import _ACTIVE, chromium_on_top, click, named, switch_to_chromium  # noqa: F401 - families import them here
+from skills.kit.teach import chromium_on_top, click, named, switch_to_chromium  # noqa: F401 - families import them here
 
 
 def open_settings(screen, page, title):
