@@ -1,11 +1,11 @@
 """ForgeHub -> terminal: apply a pull request's config change to the local file, then comment on and
 approve the pull request. Data and wording: apply_config.yaml."""
 
-from skills.kit.teach import chromium_on_top, switch_to_chromium
 from skills.forgehub.families._gui import open_pull
 from skills.kit.guest import HOME
 from skills.kit.guest.hub import added_ids, hub_read, hub_write, mentions, next_id, unchanged_except
 from skills.kit.guest.rewardkit import component, precondition
+from skills.kit.teach import chromium_on_top, switch_to_chromium
 from skills.kit.teach_web import compose, press, settle
 from skills.kit.webapp import records, seeded
 
