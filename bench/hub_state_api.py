@@ -92,8 +92,9 @@ def free_port() -> int:
 
 
 def start_hub(port: int, data_dir: str) -> tuple[subprocess.Popen, float]:
-    """The hub process and the seconds from its start to its first answer (every app loaded)."""
+    """The hub process and the seconds from its start to its first answer (APPS loaded)."""
     env = {**os.environ, "CUAGYM_HUB_PORT": str(port), "CUAGYM_HUB_DATA_DIR": data_dir}
+    env["CUAGYM_HUB_APPS"] = ",".join(APPS)
     started = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "infra.hub"], cwd=ROOT, env=env)
     deadline = started + 30
@@ -230,7 +231,11 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=30000)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--apps", default=None, help="comma-separated apps (default: every web app)")
     args = parser.parse_args()
+    global APPS
+    if args.apps:
+        APPS = tuple(args.apps.split(","))
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="hub-bench-") as data_dir:
         hub, start_s = start_hub(port, data_dir)
