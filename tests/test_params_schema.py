@@ -59,5 +59,5 @@ def test_the_retry_deployments_schema_refuses_an_unknown_app():
 def test_the_cli_names_the_unknown_app_and_the_known_ones(args, isolated_settings):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 1, result.output
-    assert "unknown app(s) ['nope']" in result.output and "known apps: calc" in result.output
+    assert "unknown app(s) ['nope']" in result.output and "calc, chat" in result.output
     assert not isolated_settings.warehouse_path.exists()  # refused before a run started

@@ -45,6 +45,8 @@ roles:
         "discriminator": "flag/discriminator",
         "critic": "flag/global",
         "judge": "flag/global",
+        "app_writer": "flag/global",
+        "app_reviewer": "flag/global",
     }
 
 
