@@ -177,11 +177,13 @@ export function createDialog(ctx, entity, preset = {}, onCreated) {
   });
 }
 
-function actionShown(action, record) {
+/** Whether `action` applies to `record` (each `when` field holds one of its values). */
+export function actionShown(action, record) {
   return Object.entries(action.when || {}).every(([key, values]) => values.includes(record[key] ?? null));
 }
 
-function applyAction(ctx, action, entity, id, input) {
+/** Apply `action`'s effects to record `id` ($input: what the user typed into its prompt). */
+export function applyAction(ctx, action, entity, id, input) {
   const { def, client } = ctx;
   client.commit((s) => {
     const record = s[entity][id];

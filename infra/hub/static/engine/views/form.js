@@ -10,28 +10,9 @@
 //   signature / signed_at: the envelope's fields shown in the completed signature block
 //   done: the status values that count as completed (default: [signed])
 import { formatDate, formatTime, h, icon, toast } from "../../../_hub/static/dom.js";
-import { addRecord, badge, detailPane, display, recordLink, resolve, titleOf, toolbar, visibleRecords } from "../core.js";
+import { actionShown, applyAction, badge, detailPane, display, recordLink, titleOf, toolbar, visibleRecords } from "../core.js";
 
 export const stylesheet = true;
-
-function shown(action, record) {
-  return Object.entries(action.when || {}).every(([key, values]) => values.includes(record[key] ?? null));
-}
-
-/** The sign action's effects with the typed name as $input (core.js applyAction's rules). */
-function sign(ctx, action, entity, id, input) {
-  const { def, client } = ctx;
-  client.commit((s) => {
-    const record = s[entity][id];
-    if (action.create) {
-      const fields = Object.fromEntries(Object.entries(action.create.fields || {}).map(([k, v]) => [k, resolve(def, s, v, { record: id, input })]));
-      addRecord(def, s, action.create.entity, fields);
-    }
-    for (const [key, value] of Object.entries(action.set || {})) record[key] = resolve(def, s, value, { record: id, input });
-    for (const [key, by] of Object.entries(action.inc || {})) record[key] = Math.round(((record[key] || 0) + by) * 100) / 100;
-  });
-  toast(`${action.label}: done`, "success");
-}
 
 function formFields(ctx, id) {
   const { def, client, view } = ctx;
@@ -74,7 +55,7 @@ function signatureStep(ctx, id) {
       h("div", { class: "sig-caption" }, icon("check", 14), `Signed by ${record[o.signature]}`,
         o.signed_at && record[o.signed_at] ? ` on ${when(def, s, entity, o.signed_at, record[o.signed_at])}` : ""));
   }
-  if (!action || !shown(action, record)) {
+  if (!action || !actionShown(action, record)) {
     return h("section", { class: "sign-step idle", "aria-label": "Signature" },
       h("div", { class: "sig-line" }), h("div", { class: "sig-caption muted" }, "Signature (available once the envelope is sent)"));
   }
@@ -83,7 +64,7 @@ function signatureStep(ctx, id) {
   const go = () => {
     const name = box.value.trim();
     if (!name) { toast(`${prompt} first.`, "error"); return; }
-    sign(ctx, action, entity, id, name);
+    applyAction(ctx, action, entity, id, name);
   };
   box.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
   return h("section", { class: "sign-step", "aria-label": "Signature" },
