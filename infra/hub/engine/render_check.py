@@ -10,6 +10,7 @@ records), a record opens from its view, and the page logs no console error or un
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import tempfile
 import threading
@@ -64,6 +65,14 @@ def serving(definition: AppDefinition) -> Iterator[str]:
 
 def render_check(definition: AppDefinition, *, screenshot_dir: Path | None = None) -> list[str]:
     """Every problem found opening each view of `definition` in Chromium (empty: it renders)."""
+    # Playwright's sync API refuses a thread where an asyncio loop is running, and a caller's
+    # thread may have one (a Prefect task, or another sync_playwright still open in it, as a test
+    # session's shared browser is), so the check always runs in a thread of its own.
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="render-check") as pool:
+        return pool.submit(_render_check, definition, screenshot_dir).result()
+
+
+def _render_check(definition: AppDefinition, screenshot_dir: Path | None) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     with serving(definition) as base, sync_playwright() as pw:
