@@ -37,6 +37,26 @@ def test_app_opens_a_generated_document(desktop, families, tmp_path, family, app
     assert png_size(shot.read_bytes()) == (1920, 1080)
 
 
+def test_an_app_opened_by_its_own_command_is_painted_by_the_first_screenshot(desktop, families, tmp_path):
+    """GIMP opens the task's image by its own command; once setup returns, the screen shows its
+    window drawn: the first screenshot is the one an agent would see a second later."""
+    import io
+
+    from PIL import Image
+
+    from infra.desktop_server.settle import _changed
+
+    bundle = export_bundle(families, "gimp.crop_region", 0, tmp_path / "final")
+    [document] = desktop.setup_from_config(bundle / "config.json", timeout_s=240)
+    stem = document.rsplit("/", 1)[1].rsplit(".", 1)[0]
+    assert any(f"[{stem}]" in title for title in desktop.window_titles()), desktop.window_titles()
+    first = Image.open(io.BytesIO(save_screenshot(desktop, "gimp").read_bytes())).convert("RGB")
+    time.sleep(1.5)
+    later = Image.open(io.BytesIO(desktop.screenshot())).convert("RGB")
+    assert not _changed(first, later), "the screen was still being drawn when setup returned"
+    assert len(first.getcolors(1 << 16) or range(1 << 16)) > 50, "the first screenshot is a blank frame"
+
+
 @pytest.mark.parametrize("family", ["files.permissions", "files.git_config"])
 def test_a_terminal_task_opens_a_terminal_at_the_home(desktop, families, tmp_path, family):
     """Files (OSWorld's os) tasks have no document to open: the agent gets a terminal, after a reset too."""

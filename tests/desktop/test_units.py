@@ -239,3 +239,66 @@ def test_an_accessible_with_unset_action_texts_still_serialises():
     pyatspi = SimpleNamespace(Registry=SimpleNamespace(getDesktop=lambda i: [_Button()]))
     xml = a11y.tree_xml(pyatspi)
     assert '<push-button name="Run Task"' in xml and "press_kb" in xml and "press_desc" not in xml
+
+
+class _Screens:
+    """An mss-like grabber showing one frame after another (the last one stays)."""
+
+    def __init__(self, *frames):
+        self.frames, self.monitors = list(frames), [{"width": 64, "height": 64}]
+
+    def grab(self, _monitor):
+        frame = self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
+        return SimpleNamespace(size=frame.size, bgra=frame.convert("RGBX").tobytes("raw", "BGRX"))
+
+
+class _Clock:
+    """settle.py's `time`, advanced by its sleeps: the rule's waits, counted without waiting."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+def _screen(colour):
+    from PIL import Image
+
+    return Image.new("RGB", (64, 64), colour)
+
+
+@pytest.mark.parametrize(
+    ("before", "frames", "waited"),
+    [
+        (None, ["white"], "patience"),  # nothing to compare with: a still screen is trusted late
+        ("white", ["white"], "patience"),  # the app has not drawn yet: same wait
+        ("grey", ["white"], "quiet"),  # it drew before the wait began: half a second of stillness
+        ("grey", ["white", "white", "black"], "quiet after the change"),  # it draws during the wait
+    ],
+)
+def test_the_settle_rule_counts_a_change_since_the_frame_saved_before_the_app(monkeypatch, before, frames, waited):
+    from infra.desktop_server import settle
+
+    clock = _Clock()
+    monkeypatch.setattr(settle, "time", clock)
+    monkeypatch.setattr(settle, "TOLERANCE_PX", 0)
+    screens = _Screens(*(_screen(c) for c in frames))
+    assert settle.wait_until_painted(screens, deadline=60, before=before and _screen(before))
+    expected = {
+        "patience": settle.PATIENCE_S,
+        "quiet": settle.QUIET_S,
+        "quiet after the change": 2 * settle.POLL_S + settle.QUIET_S,
+    }[waited]
+    assert clock.now == pytest.approx(expected, abs=settle.POLL_S + 1e-9)
+
+
+def test_a_frame_saved_before_an_app_loads_back_the_same(tmp_path):
+    from infra.desktop_server import settle
+
+    saved = tmp_path / "before.ppm"
+    settle.save_frame(_Screens(_screen((10, 20, 30))), str(saved))
+    assert settle.load_frame(str(saved)).getpixel((5, 5)) == (10, 20, 30)

@@ -29,6 +29,7 @@ from infra.envs.desktop.setup import (
     TERMINAL_COMMAND,
     TERMINAL_PATIENCE_S,
     TERMINAL_TITLE,
+    LaunchStep,
     load_task,
     run_setup,
     task_documents,
@@ -105,6 +106,7 @@ class DesktopEnv(DesktopWebApps, DesktopPrograms, ServerEnv):
         self.web_pages: list[str] = []  # web apps shown in the browser; reset(reopen=True) shows them again
         self.programs: list[tuple[str, ...]] = []
         self._grading = None
+        self._frame_before = ""
         self._web_states: dict[str, dict[str, dict] | None] = {}  # snapshot ref -> hub state recorded with it
         self._sandbox: GuestSession | None = None
         self._forwarder: TcpForwarder | None = None
@@ -312,6 +314,8 @@ class DesktopEnv(DesktopWebApps, DesktopPrograms, ServerEnv):
         `prepare_grading`."""
         task = load_task(config_path)
         pages = self._task_web_apps(task) if open_documents else []  # checked before setup runs
+        launches = any(isinstance(step, LaunchStep) for step in task.config)
+        self._frame_before = self.save_frame_before() if launches else ""
         run_setup(self.client, task, config_path.parent, step_timeout_s=timeout_s)
         self._grading = (task, config_path.parent)
         self.programs = self._await_programs(task, timeout_s)

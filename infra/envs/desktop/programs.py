@@ -13,7 +13,7 @@ import contextlib
 from pathlib import Path, PurePosixPath
 
 from infra import apps
-from infra.envs.desktop.sandbox import SETTLE
+from infra.envs.desktop.sandbox import GUEST_FRAME_BEFORE, SAVE_FRAME, SETTLE
 from infra.envs.desktop.setup import LaunchStep, OsworldTask, run_postconfig
 from infra.errors import DesktopError
 
@@ -23,6 +23,7 @@ class DesktopPrograms:
 
     programs: list[tuple[str, ...]]  # the program apps the task's setup launched; reset() relaunches them
     _grading: tuple[OsworldTask, Path] | None  # the task whose postconfig runs before grading
+    _frame_before: str  # the screen saved before the task's setup launched its programs ("" if none)
 
     def _await_programs(self, task: OsworldTask, timeout_s: float) -> list[tuple[str, ...]]:
         """Wait for the window of each program app the config's setup launched; its commands."""
@@ -30,15 +31,16 @@ class DesktopPrograms:
         launched = [tuple(s.parameters.command) for s in task.config if isinstance(s, LaunchStep)]
         programs = [command for command in launched if command in windows]
         for command in programs:
-            self._show(windows[command], timeout_s)
+            self._show(windows[command], timeout_s, before=self._frame_before)
         return programs
 
     def relaunch_programs(self, timeout_s: float = 60.0) -> None:
         """Start the programs the setup launched again (after a reset) and wait for their windows."""
         windows = apps.program_windows()
         for command in self.programs:
+            before = self.save_frame_before()
             self.client.launch(list(command))
-            self._show(windows[command], timeout_s)
+            self._show(windows[command], timeout_s, before=before)
 
     def open_document(self, guest_path: str, *, timeout_s: float = 120.0) -> None:
         """Open a guest file in its app — an app's own command when it declares one (its window is
@@ -47,8 +49,9 @@ class DesktopPrograms:
         if command is None:
             self.client.open_file(guest_path, timeout_s=timeout_s)
             return
+        before = self.save_frame_before()
         self.client.launch([*command, guest_path])
-        self._show(PurePosixPath(guest_path).stem, timeout_s)
+        self._show(PurePosixPath(guest_path).stem, timeout_s, before=before)
 
     def prepare_grading(self) -> None:
         """Run the set-up task's evaluator postconfig (not its uploads): before reward.py reads the
@@ -57,8 +60,14 @@ class DesktopPrograms:
             task, base_dir = self._grading
             run_postconfig(self.client, task, base_dir)
 
-    def _show(self, title_part: str, timeout_s: float) -> None:
+    def save_frame_before(self) -> str:
+        """Save the screen in the guest before an app starts; the path `_show` compares against (a
+        window that has painted by the time it is found then costs half a second, not 2.5)."""
+        saved = self.client.execute(["python3", "-c", SAVE_FRAME, GUEST_FRAME_BEFORE], timeout_s=60)
+        return GUEST_FRAME_BEFORE if saved.returncode == 0 else ""  # else: the patient rule
+
+    def _show(self, title_part: str, timeout_s: float, before: str = "") -> None:
         title = self.wait_for_window(title_part, timeout_s=timeout_s)
         with contextlib.suppress(DesktopError):  # the app may retitle it meanwhile
             self.client.activate_window(title, strict=True)
-        self.client.execute(["python3", "-c", SETTLE, "20"], timeout_s=60)
+        self.client.execute(["python3", "-c", SETTLE, "20", "", before], timeout_s=60)

@@ -338,9 +338,18 @@ def smaps_rollup(pid: int) -> dict[str, int]:
 
 
 # Run in the guest after a window is up: the in-guest server's own paint-settling rule (settle.py).
+# argv: the seconds to wait at most, then optionally the patience and a frame SAVE_FRAME saved
+# before the app started (a path; "" for none).
 SETTLE = (
     f"import sys, time; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); import mss; "
-    "from desktop_server.settle import wait_until_painted; "
-    "patience = [float(a) for a in sys.argv[2:3]]; "
-    "sys.exit(0 if wait_until_painted(mss.MSS(display=':0'), time.monotonic() + float(sys.argv[1]), *patience) else 1)"
+    "from desktop_server.settle import PATIENCE_S, load_frame, wait_until_painted; "
+    "patience = float(sys.argv[2]) if sys.argv[2:3] and sys.argv[2] else PATIENCE_S; "
+    "before = load_frame(sys.argv[3]) if sys.argv[3:4] and sys.argv[3] else None; "
+    "sys.exit(0 if wait_until_painted(mss.MSS(display=':0'), time.monotonic() + float(sys.argv[1]), patience, before) else 1)"
 )
+# Run in the guest before an app starts: the screen as it was, for SETTLE's last argument.
+SAVE_FRAME = (
+    f"import sys; sys.path.insert(0, {GUEST_SERVER_ROOT!r}); import mss; "
+    "from desktop_server.settle import save_frame; save_frame(mss.MSS(display=':0'), sys.argv[1])"
+)
+GUEST_FRAME_BEFORE = "/tmp/cuagym-frame-before.ppm"
