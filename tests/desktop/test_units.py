@@ -280,7 +280,9 @@ def _screen(colour):
         ("grey", ["white", "white", "black"], "quiet after the change"),  # it draws during the wait
     ],
 )
-def test_the_settle_rule_counts_a_change_since_the_frame_saved_before_the_app(monkeypatch, before, frames, waited):
+def test_the_settle_rule_counts_a_change_since_the_frame_saved_before_the_app(
+    monkeypatch, before, frames, waited
+):
     from infra.desktop_server import settle
 
     clock = _Clock()
