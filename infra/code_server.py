@@ -33,6 +33,7 @@ CODE_SERVER_VERSION = "4.139.1"  # VS Code 1.139.1
 NODE_VERSION = "24.22.3"
 MARKER = ".cuagym-code-server"
 INSTALL_TIMEOUT_S = 1800
+SYSTEM_CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"  # Debian's ca-certificates
 
 
 def node_binary(root: Path) -> Path:
@@ -66,6 +67,7 @@ def ensure_code_server(root: Path) -> Path:
     shutil.rmtree(root, ignore_errors=True)
     (root / "tmp").mkdir(parents=True)
     env = {
+        **_system_ca(),
         **os.environ,
         "TMPDIR": str(root / "tmp"),
         "npm_config_cache": str(root / "npm-cache"),
@@ -111,6 +113,14 @@ def ensure_code_server(root: Path) -> Path:
     shutil.rmtree(root / "tmp", ignore_errors=True)
     (root / MARKER).write_text(_wanted())
     return root
+
+
+def _system_ca() -> dict[str, str]:
+    """Node trusts only its own CA list; a machine that reaches the registry through a proxy has
+    that proxy's CA in the system store, which is what npm must trust too (an environment that
+    already names a bundle keeps it)."""
+    bundle = Path(SYSTEM_CA_BUNDLE)
+    return {"NODE_EXTRA_CA_CERTS": str(bundle)} if bundle.is_file() else {}
 
 
 def installed_root() -> Path | None:
