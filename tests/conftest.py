@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,14 @@ from infra.settings import PROJECT_ROOT, get_settings
 from skills.kit import load_families
 
 SKILLS = PROJECT_ROOT / "skills"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests press Ctrl-C on the commands they start, as a terminal does. Run from a shell without
+    job control (`make test &`, nohup) pytest inherits SIGINT ignored, which exec would pass on to
+    every command started here; with a handler of ours installed, exec resets it to the default."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,10 @@ processes here, so `Daemon.running()` checks them as it checks the real ones (pi
 
 from __future__ import annotations
 
+import signal
 import subprocess
+import sys
+import time
 
 from click.testing import CliRunner
 
@@ -34,3 +37,20 @@ def test_starting_a_running_server_says_it_is_already_running(tmp_path):
         for p in sleepers:
             p.kill()
             p.wait()
+
+
+def test_a_daemon_started_with_sigint_ignored_still_stops_on_sigint(tmp_path):
+    """`cuagym server start &` hands its daemons SIGINT ignored (a shell without job control does);
+    `stop` must still end them with the SIGINT it sends first, not only with the later SIGKILL."""
+    sleeper = [sys.executable, "-c", "import time\nprint('ready', flush=True)\nwhile True: time.sleep(0.1)"]
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        daemon = Daemon.spawn("sleeper", sleeper, env={}, cwd=tmp_path, log=tmp_path / "sleeper.log")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    deadline = time.monotonic() + 30
+    while "ready" not in daemon.log_tail():  # SIGINT before the exec would find it still ignored
+        assert daemon.running() and time.monotonic() < deadline, daemon.log_tail()
+        time.sleep(0.05)
+    daemon.stop(timeout_s=20)
+    assert daemon._popen.returncode == -signal.SIGINT, daemon.log_tail()

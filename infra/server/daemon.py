@@ -13,12 +13,19 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 from pydantic import BaseModel, PrivateAttr
 
 from infra.lifetime import service_env
+
+# A shell without job control (`cuagym server start &`, nohup, a CI step) starts its children with
+# SIGINT ignored, and an ignored signal stays ignored across exec: such a daemon would never hear the
+# SIGINT `stop` sends first, and only the SIGKILL 20 s later would reach its group, not the flow runs
+# a worker started in sessions of their own. Each daemon execs through this, SIGINT at its default.
+DEFAULT_SIGINT = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])"
 
 
 class Daemon(BaseModel):
@@ -33,7 +40,7 @@ class Daemon(BaseModel):
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
             popen = subprocess.Popen(
-                argv,
+                [sys.executable, "-c", DEFAULT_SIGINT, *argv],
                 env=service_env(env),  # a daemon outlives the command: not one of the run's helpers
                 cwd=cwd,
                 stdin=subprocess.DEVNULL,
