@@ -30,8 +30,10 @@ class DesktopPrograms:
         windows = apps.program_windows()
         launched = [tuple(s.parameters.command) for s in task.config if isinstance(s, LaunchStep)]
         programs = [command for command in launched if command in windows]
-        for command in programs:
-            self._show(windows[command], timeout_s, before=self._frame_before)
+        for n, command in enumerate(programs):
+            # the frame from before setup tells only the first window apart: by the second, the
+            # first has changed the screen, so that one waits by the patient rule
+            self._show(windows[command], timeout_s, before=self._frame_before if n == 0 else "")
         return programs
 
     def relaunch_programs(self, timeout_s: float = 60.0) -> None:
