@@ -7,6 +7,7 @@ import socket
 import textwrap
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -121,12 +122,26 @@ def test_process_count_is_capped(home, guest_python):
     assert forked < 40, result.stdout
 
 
+def _processes_whose_command_line_holds(marker: str) -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
 def test_fork_bomb_is_contained(home, guest_python):
-    before = len([p for p in os.listdir("/proc") if p.isdigit()])
+    # Every fork of the bomb carries its command line, marker included: counting
+    # those, not all of /proc, keeps other test workers' processes out of the sum.
+    marker = f"fork-bomb-{uuid.uuid4().hex}"
     started = time.monotonic()
     result = run(
-        """
+        f"""
         import os
+        MARKER = "{marker}"
         while True:
             try:
                 os.fork()
@@ -140,8 +155,7 @@ def test_fork_bomb_is_contained(home, guest_python):
     assert result.timed_out and result.exit_code == EXIT_TIMEOUT
     assert time.monotonic() - started < 15
     time.sleep(0.5)
-    after = len([p for p in os.listdir("/proc") if p.isdigit()])
-    assert after - before < 10, "fork bomb processes survived the sandbox"
+    assert _processes_whose_command_line_holds(marker) == [], "fork bomb processes survived the sandbox"
 
 
 def test_memory_hog_is_killed_and_reported(home, guest_python):
