@@ -10,6 +10,9 @@ with the profile they wrote, its window painted), and one screenshot:
   the setup's, so an app never starts over a profile it left running);
 - memory: PSS of the desktop's processes with the app open (PSS splits shared pages between
   desktops, so per-desktop figures add up).
+With vscode among the apps, the bench also times VS Code's reset without its seeded browser profile
+(infra/envs/desktop/code_seed.py: an empty profile made before setup, so the window starts from
+none), alternating rounds with the seeded one, and prints the ratio.
 Desktops run one at a time. Run: `.venv/bin/python bench/apps.py [ROUNDS] [APP ...]`.
 """
 
@@ -40,21 +43,28 @@ def _family(app: str, families: dict) -> str | None:
     return (taught or own or [None])[0]
 
 
+def _reset(provider: DesktopProvider, spec, bundle: Path, before_setup: list[str] | None = None):
+    """Seconds from provisioning to the first screenshot, and the desktop's memory then."""
+    started = time.perf_counter()
+    env = provider.provision(spec.id, EnvRole.ROLLOUT, apps=spec.apps)
+    try:
+        if before_setup:
+            env.client.execute(before_setup, timeout_s=30)
+        env.setup_from_config(bundle / "config.json", timeout_s=300)
+        env.screenshot()
+        return time.perf_counter() - started, env.memory()
+    finally:
+        env.close()
+
+
 def measure(provider: DesktopProvider, app: str, family_id: str, rounds: int, work: Path) -> dict[str, str]:
     families = load_families(PROJECT_ROOT / "skills")
     bundle = bundle_for(families[family_id], 0, work / app, review="bench\n")
     spec = families[family_id].instantiate(0)
     resets = []
     for _ in range(rounds):
-        started = time.perf_counter()
-        env = provider.provision(spec.id, EnvRole.ROLLOUT, apps=spec.apps)
-        try:
-            env.setup_from_config(bundle / "config.json", timeout_s=300)
-            env.screenshot()
-            resets.append(time.perf_counter() - started)
-            memory = env.memory()
-        finally:
-            env.close()
+        seconds, memory = _reset(provider, spec, bundle)
+        resets.append(seconds)
     return {
         "family": family_id,
         "reset to first screenshot": f"{statistics.median(resets):.2f} s (max {max(resets):.2f})",
@@ -86,7 +96,27 @@ def main(argv: list[str]) -> None:
                 continue
             row = measure(provider, app, family_id, rounds, Path(work))
             table.add_row(app, *row.values())
-    Console().print(table)
+        Console().print(table)
+        if "vscode" in wanted and (family_id := _family("vscode", families)) is not None:
+            _seed_ratio(provider, families, family_id, rounds, Path(work))
+
+
+def _seed_ratio(provider: DesktopProvider, families: dict, family_id: str, rounds: int, work: Path) -> None:
+    bundle = bundle_for(families[family_id], 0, work / "vscode-seed", review="bench\n")
+    spec = families[family_id].instantiate(0)
+    empty_profile = ["mkdir", "-p", "/tmp/code-chromium"]  # code_editor.py seeds only a new profile
+    seeded, unseeded = [], []
+    for n in range(rounds):  # alternating, so the machine's noise falls on both
+        for profile in ("seeded", "unseeded") if n % 2 == 0 else ("unseeded", "seeded"):
+            if profile == "seeded":
+                seeded.append(_reset(provider, spec, bundle)[0])
+            else:
+                unseeded.append(_reset(provider, spec, bundle, empty_profile)[0])
+    a, b = statistics.median(seeded), statistics.median(unseeded)
+    Console().print(
+        f"VS Code reset to first screenshot, median of {rounds}: seeded browser profile {a:.2f} s, "
+        f"a new one {b:.2f} s (seeded / new = {a / b:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ def desktop() -> None:
 def setup(quiet: bool) -> None:
     """Build the desktop's Python (server libraries, pyautogui, the guest libraries), install real
     VS Code (code-server and its Node 24, from the npm registry) and build the apps' first-start
-    profiles (GIMP's plug-in registry; infra/app_seeds.py) if they are missing.
+    profiles (GIMP's plug-in registry, infra/app_seeds.py; VS Code's browser profile, opened once on a
+    desktop, infra/envs/desktop/code_seed.py) if they are missing.
 
     Example:
 
@@ -34,6 +35,8 @@ def setup(quiet: bool) -> None:
     from infra.app_seeds import app_seeds_ready, ensure_app_seeds
     from infra.code_server import code_server_ready, ensure_code_server
     from infra.desktop_venv import desktop_python_ready, ensure_desktop_python
+    from infra.envs.desktop import DesktopProvider
+    from infra.envs.desktop.code_seed import code_seed_ready, ensure_code_seed
 
     settings = get_settings()
     venv = settings.desktop_venv_path
@@ -47,8 +50,9 @@ def setup(quiet: bool) -> None:
     if not (quiet and was_ready):
         console.print(f"VS Code (code-server) ready at {code_server}")
     seeds = settings.app_seeds_dir
-    was_ready = app_seeds_ready(seeds)
+    was_ready = app_seeds_ready(seeds) and code_seed_ready(seeds)
     ensure_app_seeds(seeds)
+    ensure_code_seed(DesktopProvider(settings.work_dir / "desktops", venv), seeds)
     if not (quiet and was_ready):
         console.print(f"apps' first-start profiles ready at {seeds}")
 

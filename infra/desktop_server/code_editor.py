@@ -12,13 +12,16 @@ command and closing the window ends the editor's view.
 - code-server listens on the guest's loopback only (the desktop has no network of its own), without
   authentication; its own files (config, logs, sockets) go to /tmp, not the home.
 - The browser window is Chromium in app mode (no tabs or address bar), with its own profile in /tmp
-  and accessibility on, as every Chromium on these desktops (infra/envs/desktop/browser.py).
+  and accessibility on, as every Chromium on these desktops (infra/envs/desktop/browser.py). A new
+  profile starts as a copy of the seed `cuagym desktop setup` built (infra/envs/desktop/code_seed.py:
+  the workbench's theme and script caches), when there is one.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import time
 import urllib.request
@@ -33,6 +36,8 @@ USER_DATA = HOME / ".config" / "Code"
 EXTENSIONS = HOME / ".vscode" / "extensions"
 RUNTIME = Path("/tmp/code-server")
 CHROMIUM = "/usr/lib/chromium/chromium"
+BROWSER_PROFILE = Path("/tmp/code-chromium")
+BROWSER_SEED = Path("/opt/cuagym/app-seeds/vscode/chromium")  # infra/envs/desktop/code_seed.py
 MACHINE_DEFAULTS = {
     "workbench.startupEditor": "none",
     "workbench.welcomePage.walkthroughs.openOnInstall": False,
@@ -70,7 +75,7 @@ BROWSER_FLAGS = (
     "--disable-sync",
     "--no-first-run",
     "--no-default-browser-check",
-    "--user-data-dir=/tmp/code-chromium",
+    f"--user-data-dir={BROWSER_PROFILE}",
     "--password-store=basic",
     "--lang=en-US",
     "--start-maximized",
@@ -84,6 +89,12 @@ def machine_defaults() -> None:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(MACHINE_DEFAULTS, indent=2) + "\n", encoding="utf-8")
+
+
+def browser_profile() -> None:
+    """A window's first profile is a copy of the seed (a later window of the desktop keeps its own)."""
+    if not BROWSER_PROFILE.exists() and BROWSER_SEED.is_dir():
+        shutil.copytree(BROWSER_SEED, BROWSER_PROFILE, symlinks=True)
 
 
 def start_server() -> None:
@@ -133,6 +144,7 @@ def main(argv: list[str]) -> None:
     folder = argv[0] if argv else str(HOME)
     machine_defaults()
     start_server()
+    browser_profile()
     env = {**os.environ, "ACCESSIBILITY_ENABLED": "1"}
     page = f"http://127.0.0.1:{PORT}/?folder={folder}"
     os.execve(CHROMIUM, [CHROMIUM, *BROWSER_FLAGS, f"--app={page}"], env)

@@ -50,3 +50,23 @@ def _elements(desktop):
     from tasks.rollout.scripted import TeacherScreen
 
     return TeacherScreen(desktop).elements()
+
+
+def test_the_browser_seed_is_built_once_from_a_clean_exit_and_holds_the_workbenchs_caches(
+    code_server, desktop_provider
+):
+    """VS Code's browser profile (infra/envs/desktop/code_seed.py), as `make setup` built it: the
+    workbench's storage for the editor's origin, no running browser's locks, a clean last exit, and
+    readable by the guest user; asking again reuses it."""
+    from infra.envs.desktop.code_seed import MARKER, SEED_DIR, code_seed_ready, ensure_code_seed
+
+    seeds = get_settings().app_seeds_dir
+    out = ensure_code_seed(desktop_provider, seeds)
+    assert out == seeds / SEED_DIR and code_seed_ready(seeds)
+    built = (out / MARKER).stat().st_mtime_ns
+    assert ensure_code_seed(desktop_provider, seeds) == out and (out / MARKER).stat().st_mtime_ns == built
+    profile = out / "chromium"
+    assert (profile / "Default/IndexedDB/http_127.0.0.1_8300.indexeddb.leveldb").is_dir()
+    assert not list(profile.glob("Singleton*"))
+    assert json.loads((profile / "Default/Preferences").read_text())["profile"]["exit_type"] == "Normal"
+    assert all(p.stat().st_mode & 0o004 and not p.stat().st_mode & 0o002 for p in profile.rglob("*"))
