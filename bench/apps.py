@@ -9,7 +9,11 @@ with the profile they wrote, its window painted), and one screenshot:
   desktop's `reset()` restores a home and starts the apps again the same way; here the home is
   the setup's, so an app never starts over a profile it left running);
 - memory: PSS of the desktop's processes with the app open (PSS splits shared pages between
-  desktops, so per-desktop figures add up).
+  desktops, so per-desktop figures add up);
+- with a standby (`cuagym rollout --standby`, tasks/rollout/standby.py): episodes of one tuple in a
+  row, each EPISODE_S long (a policy thinking on another machine: the desktop idles), and the
+  desktop of the next set up meanwhile; from the end of one episode to the next one's first
+  screenshot, median over ROUNDS (the first episode, which sets its own desktop up, not counted).
 With vscode among the apps, the bench also times VS Code's reset without its seeded browser profile
 (infra/envs/desktop/code_seed.py: an empty profile made before setup, so the window starts from
 none), alternating rounds with the seeded one, and prints the ratio.
@@ -35,6 +39,9 @@ from infra.envs.desktop import DesktopProvider
 from infra.settings import PROJECT_ROOT, get_settings
 from skills.kit import load_families
 from tasks.quality.teachers import bundle_for
+from tasks.rollout.standby import Standby
+
+EPISODE_S = 8.0  # a short episode: a few model steps of a policy served elsewhere
 
 
 def _family(app: str, families: dict) -> str | None:
@@ -57,6 +64,24 @@ def _reset(provider: DesktopProvider, spec, bundle: Path, before_setup: list[str
         env.close()
 
 
+def _standby_reset(provider: DesktopProvider, spec, bundle: Path, rounds: int) -> list[float]:
+    standby = Standby(provider)
+    standby.expect(bundle, rounds + 1)
+    resets = []
+    try:
+        for n in range(rounds + 1):
+            started = time.perf_counter()
+            desktop = standby.take(spec, bundle)
+            desktop.screenshot()
+            if n > 0:
+                resets.append(time.perf_counter() - started)
+            time.sleep(EPISODE_S)
+            desktop.close()
+    finally:
+        standby.close()
+    return resets
+
+
 def measure(provider: DesktopProvider, app: str, family_id: str, rounds: int, work: Path) -> dict[str, str]:
     families = load_families(PROJECT_ROOT / "skills")
     bundle = bundle_for(families[family_id], 0, work / app, review="bench\n")
@@ -65,11 +90,13 @@ def measure(provider: DesktopProvider, app: str, family_id: str, rounds: int, wo
     for _ in range(rounds):
         seconds, memory = _reset(provider, spec, bundle)
         resets.append(seconds)
+    standby = _standby_reset(provider, spec, bundle, rounds)
     return {
         "family": family_id,
         "reset to first screenshot": f"{statistics.median(resets):.2f} s (max {max(resets):.2f})",
         "PSS / RSS": f"{memory.pss_mb:.0f} / {memory.rss_mb:.0f} MB ({memory.processes} processes)",
         "within 3 s": "yes" if statistics.median(resets) <= 3.0 else "NO",
+        "with a standby": f"{statistics.median(standby):.2f} s (max {max(standby):.2f})",
     }
 
 
@@ -86,13 +113,14 @@ def main(argv: list[str]) -> None:
         "reset to first screenshot",
         "PSS / RSS",
         "within 3 s",
+        "with a standby",
     ):
         table.add_column(column)
     with tempfile.TemporaryDirectory() as work:
         for app in wanted:
             family_id = _family(app, families)
             if family_id is None:
-                table.add_row(app, "(no family)", "", "", "")
+                table.add_row(app, "(no family)", "", "", "", "")
                 continue
             row = measure(provider, app, family_id, rounds, Path(work))
             table.add_row(app, *row.values())

@@ -35,6 +35,7 @@ from tasks.rollout.batch import (
 )
 from tasks.rollout.desktops import rollout_provider, start_rollout_hub
 from tasks.rollout.factories import judge_factory, llm_factory
+from tasks.rollout.standby import Standby
 from tasks.rollout.worker import EpisodeSetup, close_worker_players
 from warehouse.store import Warehouse
 
@@ -62,6 +63,7 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
     needs_hub = any(app in WEB_APPS for job in jobs for app in job.spec.apps)
     hub = start_rollout_hub(settings, run_id) if needs_hub else None
     writer = TrajectoryWriter(dataset_dir(params))
+    ctx = None
     try:
         provider = rollout_provider(settings, hub, params.env)
         ctx = RolloutContext(
@@ -77,8 +79,11 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
         warehouse.start_rollout_run(run_id, params.model_dump(mode="json"))
         left = pending(jobs, ctx)
         outcomes = resumed_outcomes([job for job in jobs if job not in left], writer)
+        ctx.standby = _standby(params, provider, left)
         outcomes += run_episodes(left, ctx, params.workers, len(jobs), len(outcomes))
     finally:
+        if ctx is not None and ctx.standby is not None:
+            ctx.standby.close()
         writer.close()
         if hub is not None:
             hub.stop()
@@ -89,6 +94,7 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
         outcomes=outcomes,
         skipped=skipped,
         seconds=round(time.monotonic() - started, 3),
+        desktop_waits_s=[round(w, 3) for w in ctx.standby.waits] if ctx.standby else [],
     )
     warehouse.finish_rollout_run(
         run_id, {"rollouts": len(outcomes), "solved": summary.solved, "skipped": len(skipped)}
@@ -103,6 +109,16 @@ def rollout_flow(params: RolloutParams) -> RolloutSummary:
         summary.seconds,
     )
     return summary
+
+
+def _standby(params: RolloutParams, provider, jobs: list[RolloutJob]) -> Standby | None:
+    """Desktops set up ahead, when asked for and the episodes play in this process."""
+    if not params.standby or wants_dask(params.runner, params.dask_address):
+        return None
+    standby = Standby(provider)
+    for job in jobs:
+        standby.expect(job.bundle, 1)
+    return standby
 
 
 def run_episodes(jobs: list[RolloutJob], ctx: RolloutContext, workers: int, total: int, done: int) -> list:

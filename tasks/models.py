@@ -420,6 +420,10 @@ class RolloutParams(BaseModel):
     k: int = Field(default=1, ge=1, le=64, description="episodes per tuple")
     max_steps: int = Field(default=80, ge=1, le=500, description="model steps per episode")
     workers: int = Field(default=1, ge=1, le=16, description="desktops side by side")
+    standby: bool = Field(
+        default=False,
+        description="set up the desktop of a tuple's next episode while one plays (local runner)",
+    )
     env: Literal["desktop", "docker"] = Field(
         default="desktop",
         description="desktops as bubblewrap sandboxes, or as containers of the desktop image",

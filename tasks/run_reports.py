@@ -26,6 +26,9 @@ class RolloutSummary(BaseModel):
     outcomes: list[RolloutOutcome] = Field(default_factory=list)
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (tuple, why)
     seconds: float = 0.0
+    desktop_waits_s: list[float] = Field(
+        default_factory=list
+    )  # with --standby: each episode's wait for its desktop
 
     @property
     def solved(self) -> int:

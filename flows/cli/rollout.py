@@ -37,6 +37,12 @@ from flows.cli.synth import print_published, quiet_prefect_console, with_progres
     "--workers", default=1, show_default=True, type=click.IntRange(1, 16), help="Desktops side by side."
 )
 @click.option(
+    "--standby",
+    is_flag=True,
+    help="Set up the desktop of a tuple's next episode while one plays (one more desktop per tuple in "
+    "flight; pays off when the policy, not the desktop, is the bottleneck).",
+)
+@click.option(
     "--env",
     "env_kind",
     type=click.Choice(["desktop", "docker"]),
@@ -86,6 +92,7 @@ def rollout(
     k,
     max_steps,
     workers,
+    standby,
     env_kind,
     out,
     model,
@@ -128,6 +135,7 @@ def rollout(
         k=k,
         max_steps=max_steps,
         workers=workers,
+        standby=standby,
         env=env_kind,
         runner=runner,
         dask_address=dask_address,
@@ -186,6 +194,12 @@ def print_rollout_summary(summary) -> None:
             f"{sum(o.seconds for o in fresh) / max(len(fresh), 1):.1f}",
         )
     console.print(table)
+    if summary.desktop_waits_s:
+        waits = summary.desktop_waits_s
+        console.print(
+            f"standby: episodes waited {sum(waits) / len(waits):.2f} s for their desktops on average "
+            f"(the first of each tuple sets its own up: {max(waits):.2f} s at most)"
+        )
     for tuple_id, why in summary.skipped[:10]:
         console.print(f"skipped {tuple_id}: {why}")
     if len(summary.skipped) > 10:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from infra.contracts.policy import Policy
-from infra.envs.base import EnvRole, StateView
+from infra.envs.base import StateView
 from infra.envs.desktop import APP_HOUSEKEEPING, DesktopProvider
 from infra.errors import ConfigError, CuagymError, TransientError
 from infra.llm import LLMError
@@ -32,6 +32,7 @@ from tasks.judge import JudgeVerdict
 from tasks.models import RolloutOutcome, RolloutParams, TaskSpec
 from tasks.rollout.runner import Episode, run_episode
 from tasks.rollout.scripted import ScriptedPolicy
+from tasks.rollout.standby import Standby, set_up_desktop
 from warehouse.store import Warehouse
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class RolloutContext:
     families: dict[str, Family]
     llm_policy: object | None = None  # a factory () -> Policy for `--policy llm`
     judge: Callable[[TaskSpec, StateView, StateView], JudgeVerdict] | None = None  # (spec, initial, final)
+    standby: Standby | None = None  # desktops set up ahead for the next episode of a tuple (--standby)
 
 
 @dataclass
@@ -77,7 +79,7 @@ class Judged:
 
 def rollout_run_id(params: RolloutParams) -> str:
     """Same parameters, same run id (a re-run resumes it)."""
-    key = params.model_dump(mode="json", exclude={"workers", "runner", "dask_address"})
+    key = params.model_dump(mode="json", exclude={"workers", "runner", "dask_address", "standby"})
     return "rollouts-" + hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -200,10 +202,12 @@ def _policy(ctx: RolloutContext, family: Family | None) -> Policy:
 
 
 def _episode(job: RolloutJob, ctx: RolloutContext, policy: Policy) -> Judged:
-    desktop = ctx.provider.provision(job.spec.id, EnvRole.ROLLOUT, apps=job.spec.apps)
+    if ctx.standby is not None:
+        desktop = ctx.standby.take(job.spec, job.bundle)
+    else:
+        desktop = set_up_desktop(ctx.provider, job.spec, job.bundle)
     views: dict[str, StateView] = {}
     try:
-        desktop.setup_from_config(job.bundle / "config.json", timeout_s=300)
         if ctx.judge is not None:
             views["initial"] = desktop.state_view()
         reward_py = (job.bundle / "reward.py").read_text(encoding="utf-8")
