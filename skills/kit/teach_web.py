@@ -12,6 +12,7 @@ box; its popup's options are taller menu-items.
 
 from __future__ import annotations
 
+from infra.errors import ConfigError
 from skills.kit.teach import click, named
 
 CLOSED_OPTION_H = 11  # the height Chromium gives the chosen option inside a closed select
@@ -36,9 +37,26 @@ def open_view(screen, view: str):
 
 
 def search(screen, text: str):
-    """Type `text` into the top bar's search box (it filters the view's records as you type)."""
-    box = screen.find(lambda e: e.role == "entry" and e.name == "Search" and e.y < 60, what="the search box")
-    yield [click(box), {"action": "key", "keys": ["ctrl", "a"]}, {"action": "type", "text": text}]
+    """Type `text` into the top bar's search box (it filters the view's records as you type), and see
+    that it holds just that: on a loaded machine the page can re-render the box between the click and
+    the typing (the select-all then misses, and the query lands after the last one), so a box that
+    holds anything else is typed into once more."""
+
+    def box():
+        return screen.find(
+            lambda e: e.role == "entry" and e.name == "Search" and e.y < 60, what="the search box"
+        )
+
+    for attempt in (1, 2):
+        yield [click(box()), {"action": "key", "keys": ["ctrl", "a"]}, {"action": "type", "text": text}]
+        try:
+            screen.wait_until(
+                lambda: box().text == text, timeout_s=5, what=f"the search box to hold {text!r}"
+            )
+            return
+        except ConfigError:
+            if attempt == 2:
+                raise
 
 
 def open_record(screen, view: str, title: str, *, query: str | None = None):
